@@ -1,0 +1,55 @@
+// One entry of the model catalogue: what the gateway knows about a model beyond its id.
+
+export interface CatalogModel {
+  id: string;
+  displayName: string;
+  /** RFC 3339 time, as the provider's models list gives it. */
+  createdAt: string;
+  /** Sent as `max_tokens` when a chat request names none. */
+  defaultMaxTokens: number;
+  /** The model's own ceiling on output tokens, when known. */
+  maxOutputTokens: number | null;
+  /** Sampling fields the model accepts; the chat surface leaves the others out, with a warning. */
+  accepts: { temperature: boolean; topP: boolean; topK: boolean };
+  /** Ordered models to try when this one is overloaded. */
+  fallbacks: string[];
+  /** Other names clients may use for this model. */
+  aliases: string[];
+}
+
+export const DEFAULT_MAX_TOKENS = 4096;
+
+/** The three default models of interface.md. */
+export const DEFAULT_MODELS: readonly CatalogModel[] = Object.freeze([
+  {
+    id: 'claude-opus-4-7',
+    displayName: 'Claude Opus 4.7',
+    createdAt: '2026-04-16T00:00:00Z',
+    defaultMaxTokens: DEFAULT_MAX_TOKENS,
+    maxOutputTokens: 128000,
+    // Models released after Opus 4.6 take only the default temperature and no top_k.
+    accepts: { temperature: false, topP: false, topK: false },
+    fallbacks: ['claude-sonnet-4-6'],
+    aliases: [],
+  },
+  {
+    id: 'claude-sonnet-4-6',
+    displayName: 'Claude Sonnet 4.6',
+    createdAt: '2026-02-17T00:00:00Z',
+    defaultMaxTokens: DEFAULT_MAX_TOKENS,
+    maxOutputTokens: 64000,
+    accepts: { temperature: true, topP: true, topK: true },
+    fallbacks: [],
+    aliases: [],
+  },
+  {
+    id: 'claude-haiku-4-5-20251001',
+    displayName: 'Claude Haiku 4.5',
+    createdAt: '2025-10-01T00:00:00Z',
+    defaultMaxTokens: DEFAULT_MAX_TOKENS,
+    maxOutputTokens: 64000,
+    accepts: { temperature: true, topP: true, topK: true },
+    fallbacks: [],
+    aliases: ['claude-haiku-4-5'],
+  },
+]);

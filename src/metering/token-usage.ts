@@ -1,0 +1,37 @@
+// The provider-neutral token count of one request, captured on the side of the response.
+
+export interface TokenUsage {
+  /** Uncached input tokens (the provider's `input_tokens`). */
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export function emptyUsage(): TokenUsage {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+}
+
+/** Total input as the chat surface counts it: uncached + cache read + cache write. */
+export function totalInput(u: TokenUsage): number {
+  return u.input + u.cacheRead + u.cacheWrite;
+}
+
+/**
+ * Merges a provider usage object into `into`. Counts in message_delta are cumulative, so a
+ * present field replaces the previous value instead of adding to it.
+ */
+export function mergeProviderUsage(
+  into: TokenUsage,
+  u: {
+    input_tokens?: number | null;
+    output_tokens?: number | null;
+    cache_read_input_tokens?: number | null;
+    cache_creation_input_tokens?: number | null;
+  },
+): void {
+  if (typeof u.input_tokens === 'number') into.input = u.input_tokens;
+  if (typeof u.output_tokens === 'number') into.output = u.output_tokens;
+  if (typeof u.cache_read_input_tokens === 'number') into.cacheRead = u.cache_read_input_tokens;
+  if (typeof u.cache_creation_input_tokens === 'number') into.cacheWrite = u.cache_creation_input_tokens;
+}
