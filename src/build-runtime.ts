@@ -1,0 +1,107 @@
+// Builds the long-lived services of one gateway process from its configuration, and tears them
+// down in the right order (stop taking work → flush usage → close the database).
+import type { Writable } from 'node:stream';
+import { ensureAdminToken } from './admin-token.js';
+import { Catalogue } from './catalog/catalogue.js';
+import { fetchLiveModels } from './catalog/live-models.js';
+import { loadModelsFile } from './catalog/load-models-file.js';
+import { DEFAULT_MODELS } from './catalog/model.js';
+import type { GatewayConfig } from './config/config.js';
+import { openDatabase } from './db/open.js';
+import { KeyCache } from './keys/key-cache.js';
+import { SqliteKeyStore } from './keys/sqlite-key-store.js';
+import { SqliteUsageStore } from './metering/sqlite-usage-store.js';
+import { UsageWriter } from './metering/usage-writer.js';
+import { createLogger } from './observability/logger.js';
+import { createMetrics } from './observability/metrics.js';
+import type { Runtime } from './runtime.js';
+import { startSimulator } from './simulator/index.js';
+import type { Simulator } from './simulator/index.js';
+import { UpstreamClient } from './upstream/client.js';
+
+export interface BuiltRuntime {
+  runtime: Runtime;
+  adminToken: string;
+  adminTokenPath: string | null;
+  keyStore: SqliteKeyStore;
+  usageStore: SqliteUsageStore;
+  simulator: Simulator | null;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOverrides {
+  logDestination?: Writable;
+  /** Use this simulator instead of starting one (tests that inspect or fault the upstream). */
+  simulator?: Simulator;
+}
+
+export async function buildRuntime(config: GatewayConfig, overrides: RuntimeOverrides = {}): Promise<BuiltRuntime> {
+  const admin = ensureAdminToken(config.adminToken, config.dataDir);
+  const secrets = [config.upstreamApiKey, admin.token].filter((s): s is string => s !== null);
+  const logger = createLogger({ level: config.logLevel, destination: overrides.logDestination, secrets });
+  const db = openDatabase(config.databaseUrl);
+  const keyStore = new SqliteKeyStore(db);
+  const keys = new KeyCache(keyStore, { refreshMs: config.keyRefreshMs });
+  await keys.start();
+  const usageStore = new SqliteUsageStore(db);
+  const usage = new UsageWriter(usageStore, { flushMs: config.usageFlushMs });
+
+  const ownSimulator = config.upstreamBaseUrl === null && overrides.simulator === undefined;
+  const simulator = overrides.simulator ?? (ownSimulator ? await startSimulator({ port: 0, host: '127.0.0.1' }) : null);
+  const baseUrl = config.upstreamBaseUrl ?? simulator!.url;
+  const upstreamKey = config.upstreamApiKey ?? (config.upstreamBaseUrl === null ? 'simulator' : null);
+  const upstream = new UpstreamClient(baseUrl, {
+    connections: config.upstreamConnections,
+    connectTimeoutMs: config.timeouts.upstreamConnectMs,
+    headersTimeoutMs: config.timeouts.upstreamHeadersMs,
+    bodyTimeoutMs: config.timeouts.streamIdleMs,
+  });
+  const catalogue = new Catalogue({
+    defaults: DEFAULT_MODELS,
+    configured: loadModelsFile(config.modelsFile),
+    fetchLive: () => fetchLiveModels(upstream, upstreamKey),
+    refreshMs: config.modelsRefreshMs,
+    onRefreshError: (err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'models list refresh failed; keeping the last known list'),
+  });
+  await catalogue.start();
+  const metrics = createMetrics({ knownModels: () => catalogue.ids() });
+
+  const runtime: Runtime = {
+    config,
+    logger,
+    metrics,
+    keys,
+    catalogue,
+    upstream,
+    upstreamKey,
+    simulated: config.upstreamBaseUrl === null,
+    usage,
+    databaseReady: () => {
+      try {
+        db.prepare('SELECT 1').get();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    lifecycle: { draining: false, inFlight: 0 },
+  };
+
+  return {
+    runtime,
+    adminToken: admin.token,
+    adminTokenPath: admin.path,
+    keyStore,
+    usageStore,
+    simulator,
+    async close() {
+      catalogue.close();
+      await keys.close();
+      await usage.close();
+      await upstream.close().catch(() => upstream.destroy());
+      if (ownSimulator) await simulator?.close();
+      db.close();
+      logger.flush();
+    },
+  };
+}

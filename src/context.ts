@@ -1,0 +1,87 @@
+// RequestContext: the one object every stage of a request shares.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CatalogModel } from './catalog/model.js';
+import type { ErrorFormat } from './errors/render.js';
+import type { Principal } from './keys/key-cache.js';
+import type { TokenUsage } from './metering/token-usage.js';
+import { emptyUsage } from './metering/token-usage.js';
+import type { Outcome, Surface } from './observability/metrics.js';
+import type { UpstreamRequest, UpstreamResponse } from './upstream/client.js';
+import type { TranslationWarning } from './translate/chat-to-messages/request.js';
+
+export interface RouteInfo {
+  /** Route template, safe as a log field and metrics label (never the raw path). */
+  readonly name: string;
+  readonly surface: Surface;
+  readonly errorFormat: ErrorFormat;
+}
+
+export interface RequestContext {
+  readonly id: string;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly route: RouteInfo;
+  /** performance.now() at arrival. */
+  readonly startedAt: number;
+  /** Fired when the client goes away before the response is complete; passed to the upstream call. */
+  readonly abort: AbortController;
+  /** The raw query string including its leading '?', or ''. */
+  readonly query: string;
+  principal: Principal | null;
+  body: Buffer | null;
+  /** The parsed body, for routes that read it. */
+  json: unknown;
+  /** What the upstream stage sends: built by the surface's preparation stage. */
+  upstreamRequest: UpstreamRequest | null;
+  upstreamResponse: UpstreamResponse | null;
+  /** The requested model name as the client wrote it. */
+  requestedModel: string | null;
+  model: CatalogModel | null;
+  stream: boolean;
+  /** Chat surface: the client asked for the final usage chunk (stream_options.include_usage). */
+  includeUsage: boolean;
+  usage: TokenUsage;
+  /** True once the upstream reported any usage, so metering knows whether a record is meaningful. */
+  usageSeen: boolean;
+  outcome: Outcome | null;
+  upstreamHeadersAt: number | null;
+  firstTokenAt: number | null;
+  warnings: TranslationWarning[];
+  /** Which upstream model served the request (differs from `model` after a fallback). */
+  servedModel: string | null;
+}
+
+export function createContext(
+  id: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: RouteInfo,
+  query: string,
+  startedAt: number,
+): RequestContext {
+  return {
+    id,
+    req,
+    res,
+    route,
+    startedAt,
+    abort: new AbortController(),
+    query,
+    principal: null,
+    body: null,
+    json: undefined,
+    upstreamRequest: null,
+    upstreamResponse: null,
+    requestedModel: null,
+    model: null,
+    stream: false,
+    includeUsage: false,
+    usage: emptyUsage(),
+    usageSeen: false,
+    outcome: null,
+    upstreamHeadersAt: null,
+    firstTokenAt: null,
+    warnings: [],
+    servedModel: null,
+  };
+}

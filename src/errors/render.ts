@@ -1,0 +1,25 @@
+// Error bodies in each surface's own shape (interface.md "Errors").
+import type { ErrorCode } from './codes.js';
+import { ERRORS } from './codes.js';
+import type { ChatErrorBody } from '../wire/openai.js';
+import type { ErrorResponse } from '../wire/anthropic.js';
+
+/** Which error format a route answers in. */
+export type ErrorFormat = 'messages' | 'chat';
+
+export function messagesErrorBody(type: string, message: string): ErrorResponse {
+  return { type: 'error', error: { type, message } };
+}
+
+export function chatErrorBody(type: string, code: string | null, message: string, param: string | null): ChatErrorBody {
+  return { error: { message, type, param, code } };
+}
+
+export function renderError(format: ErrorFormat, code: ErrorCode, message: string, param: string | null): string {
+  const spec = ERRORS[code];
+  return JSON.stringify(
+    format === 'messages'
+      ? messagesErrorBody(spec.messagesType, message)
+      : chatErrorBody(spec.chatType, spec.chatCode, message, param),
+  );
+}

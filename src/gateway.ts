@@ -1,0 +1,87 @@
+// createGateway(runtime) → { handle(req, res) }: the whole gateway as one request handler, so the
+// server, tests and benchmarks mount the same thing.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RouteInfo } from './context.js';
+import { createContext } from './context.js';
+import type { ErrorCode } from './errors/codes.js';
+import { ERRORS } from './errors/codes.js';
+import type { ErrorFormat } from './errors/render.js';
+import { renderError } from './errors/render.js';
+import type { Route } from './routes.js';
+import { buildRoutes, CHAT_PREFIX } from './routes.js';
+import type { Runtime } from './runtime.js';
+
+export interface Gateway {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+}
+
+export function createGateway(rt: Runtime, extraRoutes: readonly Route[] = []): Gateway {
+  const table = new Map<string, Route>();
+  const paths = new Set<string>();
+  for (const r of buildRoutes(rt, extraRoutes)) {
+    table.set(`${r.method} ${r.path}`, r);
+    paths.add(r.path);
+  }
+  const { lifecycle, logger } = rt;
+  const maxInFlight = rt.config.limits.maxInFlight;
+  const prefixRoutes = extraRoutes.filter((r) => r.path.endsWith('/*'));
+
+  return {
+    handle(req, res) {
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
+      const path = q === -1 ? url : url.slice(0, q);
+      const route = table.get(`${req.method} ${path}`) ?? matchPrefix(prefixRoutes, req.method, path);
+      const id = `req_${randomUUID().replaceAll('-', '')}`;
+      if (route === undefined) {
+        const code: ErrorCode = paths.has(path) ? 'method_not_allowed' : 'route_not_found';
+        return answerDirect(res, id, formatOf(path), code, code === 'method_not_allowed' ? `Method ${req.method} is not allowed here.` : 'No such endpoint.');
+      }
+      if (lifecycle.inFlight >= maxInFlight && route.info.surface !== 'other') {
+        rt.metrics.loadShed(route.info.surface);
+        res.setHeader('retry-after', '1');
+        return answerDirect(res, id, route.info.errorFormat, 'overloaded', 'The gateway is at its in-flight limit; retry shortly.');
+      }
+      if (lifecycle.draining) res.setHeader('connection', 'close');
+      const ctx = createContext(id, req, res, route.info, q === -1 ? '' : url.slice(q), performance.now());
+      res.once('close', () => {
+        if (!res.writableFinished) ctx.abort.abort();
+      });
+      lifecycle.inFlight++;
+      route.handler(ctx).then(
+        () => finish(),
+        (err: unknown) => {
+          logger.error({ reqId: id, err: err instanceof Error ? err.message : String(err) }, 'request handler failed');
+          if (!res.headersSent) answerDirect(res, id, route.info.errorFormat, 'internal', 'The gateway failed to handle this request.');
+          else res.destroy();
+          finish();
+        },
+      );
+      function finish() {
+        lifecycle.inFlight--;
+      }
+    },
+  };
+}
+
+function matchPrefix(routes: readonly Route[], method: string | undefined, path: string): Route | undefined {
+  return routes.find((r) => r.method === method && path.startsWith(r.path.slice(0, -1)));
+}
+
+function formatOf(path: string): ErrorFormat {
+  return path.startsWith(CHAT_PREFIX) ? 'chat' : path.startsWith('/gateway/v1') ? 'messages' : 'chat';
+}
+
+function answerDirect(res: ServerResponse, id: string, format: ErrorFormat, code: ErrorCode, message: string): void {
+  const body = renderError(format, code, message, null);
+  res.writeHead(ERRORS[code].status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    'x-request-id': id,
+    'request-id': id,
+  });
+  res.end(body);
+}
+
+export type { RouteInfo };

@@ -1,0 +1,80 @@
+// The one route table: method + path → a pipeline of stages, assembled once at start-up.
+import type { RouteInfo } from './context.js';
+import type { Handler, Stage } from './pipeline/compose.js';
+import { compose } from './pipeline/compose.js';
+import { ANTHROPIC } from './providers/anthropic/provider.js';
+import type { Runtime } from './runtime.js';
+import { authStage } from './stages/auth.js';
+import { callUpstreamStage } from './stages/call-upstream.js';
+import { chatRespondStage } from './stages/chat/respond.js';
+import { translateRequestStage } from './stages/chat/translate-request.js';
+import { errorBoundaryStage } from './stages/error-boundary.js';
+import { prepareForwardStage } from './stages/messages/prepare-forward.js';
+import { messagesRespondStage } from './stages/messages/respond.js';
+import { listModelsStage } from './stages/models/list-models.js';
+import { observeStage } from './stages/observe.js';
+import { healthzStage, metricsStage, readyzStage } from './stages/ops/health.js';
+import { parseJsonStage } from './stages/parse-json.js';
+import { readBodyStage } from './stages/read-body.js';
+import { requestIdStage } from './stages/request-id.js';
+import { resolveModelStage } from './stages/resolve-model.js';
+
+export interface Route {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly info: RouteInfo;
+  readonly handler: Handler;
+}
+
+export const MESSAGES_PREFIX = '/gateway/v1';
+export const CHAT_PREFIX = '/gateway/openai/v1';
+
+export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] {
+  const front = (info: RouteInfo): Stage[] => [requestIdStage(rt), observeStage(rt), errorBoundaryStage(rt)];
+  const messagesAuth = authStage(rt, { acceptXApiKey: true });
+  const chatAuth = authStage(rt, { acceptXApiKey: false });
+  const modelRequest = [readBodyStage(rt), parseJsonStage(rt), resolveModelStage(rt)];
+
+  const route = (method: Route['method'], path: string, info: RouteInfo, stages: (info: RouteInfo) => Stage[]): Route => ({
+    method,
+    path,
+    info,
+    handler: compose(stages(info)),
+  });
+  const messagesForward = (name: string, upstreamPath: string): Route =>
+    route('POST', MESSAGES_PREFIX + name, { name: MESSAGES_PREFIX + name, surface: 'messages', errorFormat: 'messages' }, (info) => [
+      ...front(info),
+      messagesAuth,
+      ...modelRequest,
+      prepareForwardStage(rt, upstreamPath),
+      callUpstreamStage(rt),
+      messagesRespondStage(rt),
+    ]);
+
+  return [
+    messagesForward('/messages', ANTHROPIC.messagesPath),
+    messagesForward('/messages/count_tokens', ANTHROPIC.countTokensPath),
+    route('GET', `${MESSAGES_PREFIX}/models`, { name: `${MESSAGES_PREFIX}/models`, surface: 'models', errorFormat: 'messages' }, (info) => [
+      ...front(info),
+      messagesAuth,
+      listModelsStage(rt, 'provider'),
+    ]),
+    route('POST', `${CHAT_PREFIX}/chat/completions`, { name: `${CHAT_PREFIX}/chat/completions`, surface: 'chat', errorFormat: 'chat' }, (info) => [
+      ...front(info),
+      chatAuth,
+      ...modelRequest,
+      translateRequestStage(rt),
+      callUpstreamStage(rt),
+      chatRespondStage(rt),
+    ]),
+    route('GET', `${CHAT_PREFIX}/models`, { name: `${CHAT_PREFIX}/models`, surface: 'models', errorFormat: 'chat' }, (info) => [
+      ...front(info),
+      chatAuth,
+      listModelsStage(rt, 'openai'),
+    ]),
+    route('GET', '/healthz', { name: '/healthz', surface: 'other', errorFormat: 'chat' }, () => [requestIdStage(rt), healthzStage]),
+    route('GET', '/readyz', { name: '/readyz', surface: 'other', errorFormat: 'chat' }, () => [requestIdStage(rt), readyzStage(rt)]),
+    route('GET', '/metrics', { name: '/metrics', surface: 'other', errorFormat: 'chat' }, () => [metricsStage(rt)]),
+    ...extra,
+  ];
+}

@@ -1,0 +1,35 @@
+// Authenticates the gateway key: `Authorization: Bearer` everywhere, `x-api-key` where the route allows it.
+import { GatewayError } from '../errors/codes.js';
+import type { AuthFailure } from '../keys/key-cache.js';
+import type { Stage } from '../pipeline/compose.js';
+import type { Runtime } from '../runtime.js';
+
+const MESSAGES: Record<AuthFailure, string> = {
+  missing: 'Missing API key: send your gateway key as "Authorization: Bearer <key>".',
+  malformed: 'Invalid API key.',
+  unknown: 'Invalid API key.',
+  revoked: 'This API key has been revoked.',
+  expired: 'This API key has expired.',
+};
+
+export function authStage(rt: Runtime, options: { acceptXApiKey: boolean }): Stage {
+  const { keys, metrics } = rt;
+  return async (ctx, next) => {
+    const raw = credentialOf(ctx.req.headers.authorization, options.acceptXApiKey ? ctx.req.headers['x-api-key'] : undefined);
+    const result = await keys.authenticateAsync(raw);
+    if (!result.ok) {
+      metrics.authFailure(result.reason);
+      throw new GatewayError('invalid_api_key', MESSAGES[result.reason]);
+    }
+    ctx.principal = result.principal;
+    return next();
+  };
+}
+
+function credentialOf(authorization: string | undefined, xApiKey: string | string[] | undefined): string | undefined {
+  if (authorization !== undefined) {
+    const space = authorization.indexOf(' ');
+    if (space > 0 && authorization.slice(0, space).toLowerCase() === 'bearer') return authorization.slice(space + 1).trim();
+  }
+  return typeof xApiKey === 'string' ? xApiKey.trim() : undefined;
+}

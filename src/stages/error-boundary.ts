@@ -1,0 +1,37 @@
+// Turns anything a later stage throws into an answer in the route's own error shape.
+import { GatewayError } from '../errors/codes.js';
+import { renderError } from '../errors/render.js';
+import type { Stage } from '../pipeline/compose.js';
+import type { Runtime } from '../runtime.js';
+import type { RequestContext } from '../context.js';
+
+export function errorBoundaryStage(rt: Runtime): Stage {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      const gatewayError = err instanceof GatewayError ? err : null;
+      if (gatewayError === null) rt.logger.error({ reqId: ctx.id, err: describe(err) }, 'unhandled error in request pipeline');
+      sendError(ctx, gatewayError ?? new GatewayError('internal', 'The gateway failed to handle this request.'));
+    }
+  };
+}
+
+export function sendError(ctx: RequestContext, err: GatewayError): void {
+  const { res } = ctx;
+  if (ctx.outcome === null) ctx.outcome = err.status >= 500 ? 'upstream_error' : 'client_error';
+  if (res.headersSent) {
+    // The stream stages write their own final error event; here only a torn response is left.
+    res.destroy();
+    return;
+  }
+  if (res.destroyed) return;
+  const body = renderError(ctx.route.errorFormat, err.code, err.message, err.param);
+  if (err.headers) for (const name in err.headers) res.setHeader(name, err.headers[name] as string);
+  res.writeHead(err.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function describe(err: unknown): { message: string; stack?: string } {
+  return err instanceof Error ? { message: err.message, stack: err.stack } : { message: String(err) };
+}

@@ -1,0 +1,69 @@
+// Returns the provider's answer unchanged: status, body and the useful headers. Streams pass through
+// byte for byte while usage is read on the side; a stream that fails after it began ends with an
+// `error` event instead of a silent cut.
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { RequestContext } from '../../context.js';
+import { messagesErrorEvent, streamFailureOf, STREAM_INTERRUPTED } from '../../errors/stream-frames.js';
+import type { Stage } from '../../pipeline/compose.js';
+import { AnthropicStreamObserver, usageFromMessageBody } from '../../providers/anthropic/stream-usage.js';
+import type { Runtime } from '../../runtime.js';
+import { pumpToClient } from '../../stream/pump.js';
+import { passBackHeaders } from '../../upstream/headers.js';
+
+export function messagesRespondStage(rt: Runtime): Stage {
+  const { metrics } = rt;
+  return async (ctx) => {
+    const upstream = ctx.upstreamResponse;
+    if (upstream === null) return;
+    const headers: OutgoingHttpHeaders = {};
+    passBackHeaders(upstream.headers, headers);
+    const contentType = String(upstream.headers['content-type'] ?? '');
+    if (upstream.statusCode === 200 && contentType.startsWith('text/event-stream')) {
+      metrics.streamOpened(ctx.route.surface);
+      try {
+        await relayStream(ctx, headers);
+      } finally {
+        metrics.streamClosed(ctx.route.surface);
+      }
+      return;
+    }
+    const body = Buffer.from(await upstream.body.arrayBuffer());
+    const usage = upstream.statusCode < 300 ? usageFromMessageBody(body) : null;
+    if (usage !== null) {
+      ctx.usage = usage;
+      ctx.usageSeen = true;
+    }
+    headers['content-length'] = body.length;
+    ctx.res.writeHead(upstream.statusCode, headers);
+    ctx.res.end(body);
+  };
+}
+
+async function relayStream(ctx: RequestContext, headers: OutgoingHttpHeaders): Promise<void> {
+  const upstream = ctx.upstreamResponse!;
+  const { res } = ctx;
+  headers['cache-control'] = 'no-cache';
+  delete headers['content-length'];
+  res.writeHead(200, headers);
+  res.flushHeaders();
+  const observer = new AnthropicStreamObserver();
+  const result = await pumpToClient(res, upstream.body, ctx.abort.signal, (chunk) => {
+    observer.push(chunk);
+    if (ctx.firstTokenAt === null && observer.firstTokenSeen) ctx.firstTokenAt = performance.now();
+  });
+  observer.end();
+  ctx.usage = observer.usage;
+  ctx.usageSeen = true;
+  if (result.end === 'client_gone') {
+    ctx.outcome = 'client_cancelled';
+    return;
+  }
+  if (result.end === 'source_failed' || !observer.sawMessageStop) {
+    if (observer.errorEvent === null) {
+      const failure = result.end === 'source_failed' ? streamFailureOf(result.error) : STREAM_INTERRUPTED;
+      res.write(messagesErrorEvent(failure.messagesType, failure.message));
+    }
+    ctx.outcome = 'upstream_error';
+  }
+  res.end();
+}

@@ -1,0 +1,38 @@
+// The models lists: the chat surface's OpenAI list shape and the messages surface's provider shape,
+// each holding only the models the calling key may use.
+import type { CatalogModel } from '../../catalog/model.js';
+import type { Stage } from '../../pipeline/compose.js';
+import type { Runtime } from '../../runtime.js';
+import type { ModelsPage } from '../../wire/anthropic.js';
+import type { ModelList } from '../../wire/openai.js';
+import type { RequestContext } from '../../context.js';
+
+export function listModelsStage(rt: Runtime, shape: 'openai' | 'provider'): Stage {
+  return async (ctx) => {
+    const models = visibleModels(rt.catalogue.list(), ctx);
+    const body = JSON.stringify(shape === 'openai' ? openAiList(models) : providerList(models));
+    ctx.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    ctx.res.end(body);
+  };
+}
+
+function visibleModels(all: readonly CatalogModel[], ctx: RequestContext): CatalogModel[] {
+  const allowed = ctx.principal?.allowedModels;
+  return allowed ? all.filter((m) => allowed.has(m.id)) : all.slice();
+}
+
+function openAiList(models: CatalogModel[]): ModelList {
+  return {
+    object: 'list',
+    data: models.map((m) => ({ id: m.id, object: 'model', created: Math.floor(Date.parse(m.createdAt) / 1000) || 0, owned_by: 'anthropic' })),
+  };
+}
+
+function providerList(models: CatalogModel[]): ModelsPage {
+  return {
+    data: models.map((m) => ({ type: 'model', id: m.id, display_name: m.displayName, created_at: m.createdAt, max_tokens: m.maxOutputTokens })),
+    has_more: false,
+    first_id: models[0]?.id ?? null,
+    last_id: models[models.length - 1]?.id ?? null,
+  };
+}

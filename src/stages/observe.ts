@@ -1,0 +1,81 @@
+// Wraps everything after it: in-flight gauges, the request metrics, the usage record and the one
+// access-log line, all written once the response is over (for streams, after the last byte).
+import type { RequestContext } from '../context.js';
+import type { Outcome } from '../observability/metrics.js';
+import type { Stage } from '../pipeline/compose.js';
+import type { Runtime } from '../runtime.js';
+
+export function observeStage(rt: Runtime): Stage {
+  const { metrics, usage, logger } = rt;
+  return async (ctx, next) => {
+    const surface = ctx.route.surface;
+    metrics.requestStarted(surface);
+    try {
+      await next();
+    } finally {
+      const endedAt = performance.now();
+      const status = ctx.res.statusCode;
+      const outcome = outcomeOf(ctx, status);
+      const model = ctx.model?.id ?? 'other';
+      const customer = ctx.principal?.customerName ?? 'none';
+      const durationMs = endedAt - ctx.startedAt;
+      metrics.requestFinished({
+        surface,
+        model,
+        customer,
+        status,
+        outcome,
+        durationSec: durationMs / 1000,
+        upstreamHeadersSec: ctx.upstreamHeadersAt === null ? null : (ctx.upstreamHeadersAt - ctx.startedAt) / 1000,
+        ttftSec: ctx.firstTokenAt === null ? null : (ctx.firstTokenAt - ctx.startedAt) / 1000,
+        usage: ctx.usage,
+        streamed: ctx.stream,
+        generationSec: ctx.firstTokenAt === null ? null : (endedAt - ctx.firstTokenAt) / 1000,
+      });
+      for (const w of ctx.warnings) metrics.translationWarning(w.kind);
+      if (ctx.principal !== null && ctx.model !== null && (surface === 'messages' || surface === 'chat')) {
+        usage.record({
+          at: Date.now(),
+          requestId: ctx.id,
+          customerId: ctx.principal.customerId,
+          keyId: ctx.principal.keyId,
+          model: ctx.servedModel ?? ctx.model.id,
+          surface,
+          inputTokens: ctx.usage.input,
+          outputTokens: ctx.usage.output,
+          cacheReadTokens: ctx.usage.cacheRead,
+          cacheWriteTokens: ctx.usage.cacheWrite,
+          status,
+          durationMs: Math.round(durationMs),
+          outcome,
+        });
+      }
+      logger.info(
+        {
+          reqId: ctx.id,
+          surface,
+          route: ctx.route.name,
+          method: ctx.req.method,
+          model: ctx.model?.id ?? ctx.requestedModel ?? undefined,
+          customer: ctx.principal?.customerName,
+          keyId: ctx.principal?.keyId,
+          status,
+          outcome,
+          stream: ctx.stream,
+          durationMs: Math.round(durationMs * 100) / 100,
+          tokens: ctx.usageSeen ? ctx.usage : undefined,
+          upstreamMs: ctx.upstreamHeadersAt === null ? undefined : Math.round((ctx.upstreamHeadersAt - ctx.startedAt) * 100) / 100,
+        },
+        'request',
+      );
+    }
+  };
+}
+
+function outcomeOf(ctx: RequestContext, status: number): Outcome {
+  if (ctx.abort.signal.aborted) return 'client_cancelled';
+  if (ctx.outcome !== null) return ctx.outcome;
+  if (status >= 500) return 'upstream_error';
+  if (status >= 400) return 'client_error';
+  return 'ok';
+}

@@ -1,0 +1,38 @@
+// Liveness, readiness and the Prometheus scrape endpoint.
+import type { Stage } from '../../pipeline/compose.js';
+import type { Runtime } from '../../runtime.js';
+
+function json(status: number, body: unknown): Stage {
+  const text = JSON.stringify(body);
+  return async (ctx) => {
+    ctx.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    ctx.res.end(text);
+  };
+}
+
+export const healthzStage: Stage = json(200, { status: 'ok' });
+
+export function readyzStage(rt: Runtime): Stage {
+  return async (ctx) => {
+    const database = rt.databaseReady();
+    const draining = rt.lifecycle.draining;
+    const ready = database && !draining;
+    const body = JSON.stringify({
+      status: ready ? 'ready' : 'not_ready',
+      draining,
+      database: database ? 'ok' : 'unreachable',
+      upstream: rt.simulated ? 'simulator' : 'configured',
+      models: rt.catalogue.live ? 'live' : 'configured',
+    });
+    ctx.res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    ctx.res.end(body);
+  };
+}
+
+export function metricsStage(rt: Runtime): Stage {
+  return async (ctx) => {
+    const { contentType, body } = await rt.metrics.render();
+    ctx.res.writeHead(200, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+    ctx.res.end(body);
+  };
+}

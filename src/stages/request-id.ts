@@ -1,0 +1,13 @@
+// Every response carries the gateway's request id, under both names clients look for.
+import type { Stage } from '../pipeline/compose.js';
+import type { Runtime } from '../runtime.js';
+
+export function requestIdStage(rt: Runtime): Stage {
+  const simulated = rt.simulated;
+  return (ctx, next) => {
+    ctx.res.setHeader('x-request-id', ctx.id);
+    ctx.res.setHeader('request-id', ctx.id);
+    if (simulated) ctx.res.setHeader('x-gateway-upstream', 'simulator');
+    return next();
+  };
+}

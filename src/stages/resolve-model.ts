@@ -1,0 +1,36 @@
+// Finds the requested model in the catalogue and checks the key may use it, before any upstream call.
+import { GatewayError } from '../errors/codes.js';
+import type { Stage } from '../pipeline/compose.js';
+import type { Runtime } from '../runtime.js';
+
+export function resolveModelStage(rt: Runtime): Stage {
+  const { catalogue } = rt;
+  return (ctx, next) => {
+    const body = ctx.json as Record<string, unknown>;
+    const name = body.model;
+    if (typeof name !== 'string' || name === '') {
+      throw new GatewayError('invalid_request', 'model: a model id (string) is required.', { param: 'model' });
+    }
+    ctx.requestedModel = name;
+    const stream = body.stream;
+    if (stream !== undefined && stream !== null && typeof stream !== 'boolean') {
+      throw new GatewayError('invalid_request', 'stream: must be a boolean.', { param: 'stream' });
+    }
+    ctx.stream = stream === true;
+    const model = catalogue.resolve(name);
+    if (model === null) {
+      throw new GatewayError('model_not_found', `The model "${clip(name)}" does not exist or is not served by this gateway.`, { param: 'model' });
+    }
+    const allowed = ctx.principal?.allowedModels;
+    if (allowed && !allowed.has(model.id)) {
+      throw new GatewayError('model_not_allowed', `This API key may not use the model "${model.id}".`, { param: 'model' });
+    }
+    ctx.model = model;
+    return next();
+  };
+}
+
+function clip(s: string): string {
+  // The name is echoed to its own sender only; keep it short and on one line.
+  return s.length > 100 ? `${s.slice(0, 100)}…` : s.replace(/[\r\n]/g, ' ');
+}

@@ -1,0 +1,84 @@
+// The one connection pool to the provider: keep-alive, timeouts from interface.md, and failures
+// classified into the gateway's error codes.
+import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import { GatewayError } from '../errors/codes.js';
+
+export interface UpstreamOptions {
+  connections: number;
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  /** Longest silence inside a response body (the stream idle timeout). */
+  bodyTimeoutMs: number;
+}
+
+export interface UpstreamRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: Buffer | string;
+  signal?: AbortSignal;
+}
+
+export type UpstreamResponse = Dispatcher.ResponseData;
+
+export type UpstreamFailureKind = 'connect' | 'timeout' | 'reset' | 'cancelled';
+
+export class UpstreamClient {
+  readonly origin: string;
+  private readonly prefix: string;
+  private readonly pool: Pool;
+
+  constructor(baseUrl: string, private readonly options: UpstreamOptions) {
+    const url = new URL(baseUrl);
+    this.origin = url.origin;
+    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.pool = new Pool(this.origin, {
+      connections: options.connections,
+      pipelining: 1,
+      connectTimeout: options.connectTimeoutMs,
+      headersTimeout: options.headersTimeoutMs,
+      bodyTimeout: options.bodyTimeoutMs,
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 600_000,
+    });
+  }
+
+  request(req: UpstreamRequest): Promise<UpstreamResponse> {
+    return this.pool.request({
+      origin: this.origin,
+      method: req.method,
+      path: this.prefix + req.path,
+      headers: req.headers,
+      body: req.body ?? null,
+      signal: req.signal,
+    });
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  destroy(): Promise<void> {
+    return this.pool.destroy();
+  }
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Which way an upstream call failed, from undici's stable error codes. */
+export function classifyUpstreamFailure(err: unknown): UpstreamFailureKind {
+  const e = err as { code?: string; name?: string; cause?: { code?: string } };
+  const code = e?.code ?? e?.cause?.code;
+  if (e?.name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR') return 'cancelled';
+  if (code !== undefined && CONNECT_CODES.has(code) && code !== 'UND_ERR_CONNECT_TIMEOUT') return 'connect';
+  if (code !== undefined && TIMEOUT_CODES.has(code)) return 'timeout';
+  return 'reset';
+}
+
+/** The client-facing error for a call that failed before any response headers arrived. */
+export function upstreamFailureError(kind: UpstreamFailureKind): GatewayError {
+  if (kind === 'timeout') return new GatewayError('upstream_timeout', 'The upstream provider did not answer in time.');
+  return new GatewayError('upstream_unreachable', 'The upstream provider could not be reached.');
+}

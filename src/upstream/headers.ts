@@ -1,0 +1,76 @@
+// Which request headers go upstream and which response headers come back.
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import { ANTHROPIC } from '../providers/anthropic/provider.js';
+
+/** Never forwarded: client credentials, hop-by-hop headers, and what undici sets itself. */
+const DROPPED = new Set([
+  'authorization',
+  'x-api-key',
+  'cookie',
+  'proxy-authorization',
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'content-length',
+  // Compressed answers would hide usage from the side observer; the gateway asks for identity.
+  'accept-encoding',
+  'expect',
+  ANTHROPIC.versionHeaderAlias,
+]);
+
+/**
+ * The messages surface forwards what the client sent, minus credentials, hop-by-hop headers and
+ * the gateway's own x-gateway-* headers, plus the upstream credential and version header.
+ */
+export function forwardedRequestHeaders(incoming: IncomingHttpHeaders, upstreamKey: string | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  const connectionListed = listedInConnection(incoming.connection);
+  for (const name in incoming) {
+    if (DROPPED.has(name) || name.startsWith('x-gateway-') || connectionListed?.has(name)) continue;
+    const value = incoming[name];
+    if (value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  out[ANTHROPIC.versionHeader] = versionOf(incoming);
+  if (upstreamKey !== null) out[ANTHROPIC.credentialHeader] = upstreamKey;
+  return out;
+}
+
+/** Headers for a request the gateway builds itself (the chat surface, the models refresh). */
+export function builtRequestHeaders(incoming: IncomingHttpHeaders | null, upstreamKey: string | null): Record<string, string> {
+  const out: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  out[ANTHROPIC.versionHeader] = incoming ? versionOf(incoming) : ANTHROPIC.defaultVersion;
+  const beta = incoming?.[ANTHROPIC.betaHeader];
+  if (typeof beta === 'string' && beta !== '') out[ANTHROPIC.betaHeader] = beta;
+  if (upstreamKey !== null) out[ANTHROPIC.credentialHeader] = upstreamKey;
+  return out;
+}
+
+function versionOf(incoming: IncomingHttpHeaders): string {
+  const v = incoming[ANTHROPIC.versionHeader] ?? incoming[ANTHROPIC.versionHeaderAlias];
+  return typeof v === 'string' && v !== '' ? v : ANTHROPIC.defaultVersion;
+}
+
+function listedInConnection(value: string | undefined): Set<string> | null {
+  if (value === undefined || value === 'keep-alive' || value === 'close') return null;
+  return new Set(value.split(',').map((s) => s.trim().toLowerCase()));
+}
+
+/** The provider's response headers that a messages-surface client should see. */
+export function passBackHeaders(upstream: Record<string, string | string[] | undefined>, into: OutgoingHttpHeaders): void {
+  for (const name of ANTHROPIC.passBackHeaders) {
+    const v = upstream[name];
+    if (v !== undefined) into[name] = v;
+  }
+  for (const name in upstream) {
+    if (name.startsWith(ANTHROPIC.passBackHeaderPrefix)) {
+      const v = upstream[name];
+      if (v !== undefined) into[name] = v;
+    }
+  }
+}
