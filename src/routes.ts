@@ -20,7 +20,7 @@ import { requestIdStage } from './stages/request-id.js';
 import { resolveModelStage } from './stages/resolve-model.js';
 
 export interface Route {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly path: string;
   readonly info: RouteInfo;
   readonly handler: Handler;
