@@ -1,0 +1,206 @@
+// The request-path authenticator: every key in memory, kept current by polling the store's change version.
+// A hit costs one SHA-256 and a map lookup; the store is touched only for ids not seen yet.
+import { parseKey, secretMatches, type ParsedKey } from './key-format.js';
+import type { KeyChange, KeyStore } from './key-store.js';
+import { LastUsedBuffer } from './last-used.js';
+import { LookupBudget } from './lookup-budget.js';
+import { NegativeCache } from './negative-cache.js';
+import { principalOf, type Principal } from './principal.js';
+
+export type { Principal } from './principal.js';
+export type AuthFailure = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired';
+export type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: AuthFailure };
+
+export interface KeyCacheOptions {
+  /** How often changes (new, revoked, edited keys) are read from the store. Default 1000. */
+  refreshMs?: number;
+  /** How often last-use times are written. Default 5000. */
+  lastUsedFlushMs?: number;
+  now?: () => number;
+  /** Store lookups allowed per second for ids not in memory. Default 50. */
+  missLookupsPerSecond?: number;
+  /** How long an id the store did not know is answered from memory. Default 60 s. */
+  negativeTtlMs?: number;
+  /** Most unknown ids remembered at once. Default 10,000. */
+  negativeMax?: number;
+  /** Background failures (refresh, miss lookup, last-used flush); the cache keeps serving what it has. */
+  onError?: (err: unknown, during: 'refresh' | 'lookup' | 'last-used') => void;
+}
+
+interface Entry {
+  principal: Principal;
+  secretHash: Buffer;
+  revoked: boolean;
+  expiresAtMs: number | null;
+  version: number;
+}
+
+export interface KeyCacheStats {
+  hits: number;
+  misses: number;
+  storeLookups: number;
+  lookupsRefused: number;
+  refreshErrors: number;
+}
+
+const MISSING: AuthResult = Object.freeze({ ok: false, reason: 'missing' });
+const MALFORMED: AuthResult = Object.freeze({ ok: false, reason: 'malformed' });
+const UNKNOWN: AuthResult = Object.freeze({ ok: false, reason: 'unknown' });
+const REVOKED: AuthResult = Object.freeze({ ok: false, reason: 'revoked' });
+const EXPIRED: AuthResult = Object.freeze({ ok: false, reason: 'expired' });
+
+function entryOf(change: KeyChange): Entry {
+  const { record } = change;
+  return {
+    principal: principalOf(record),
+    secretHash: change.secretHash,
+    revoked: record.status === 'revoked',
+    expiresAtMs: record.expiresAt === null ? null : Date.parse(record.expiresAt),
+    version: change.version,
+  };
+}
+
+export class KeyCache {
+  readonly stats: KeyCacheStats = { hits: 0, misses: 0, storeLookups: 0, lookupsRefused: 0, refreshErrors: 0 };
+  private readonly entries = new Map<string, Entry>();
+  private readonly negative: NegativeCache;
+  private readonly budget: LookupBudget;
+  private readonly lookups = new Map<string, Promise<void>>();
+  private readonly lastUsed: LastUsedBuffer;
+  private readonly now: () => number;
+  private readonly refreshMs: number;
+  private readonly lastUsedFlushMs: number;
+  private readonly onError: NonNullable<KeyCacheOptions['onError']>;
+  private version = 0;
+  private refreshing: Promise<void> | null = null;
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly store: KeyStore,
+    opts: KeyCacheOptions = {},
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.refreshMs = opts.refreshMs ?? 1000;
+    this.lastUsedFlushMs = opts.lastUsedFlushMs ?? 5000;
+    this.onError = opts.onError ?? (() => {});
+    this.negative = new NegativeCache(opts.negativeTtlMs ?? 60_000, opts.negativeMax ?? 10_000, this.now);
+    this.budget = new LookupBudget(opts.missLookupsPerSecond ?? 50, this.now);
+    this.lastUsed = new LastUsedBuffer(store);
+  }
+
+  /** Loads every key, then keeps polling for changes. Rejects when the store cannot be read. */
+  async start(): Promise<void> {
+    await this.refresh();
+    this.timers.push(
+      setInterval(() => this.refresh().catch((err) => this.report(err, 'refresh')), this.refreshMs).unref(),
+      setInterval(() => this.flushLastUsed(), this.lastUsedFlushMs).unref(),
+    );
+  }
+
+  /** Memory only: an id not loaded yet is 'unknown' here (use authenticateAsync to ask the store). */
+  authenticate(raw: string | undefined): AuthResult {
+    const checked = this.check(raw);
+    return 'ok' in checked ? checked : UNKNOWN;
+  }
+
+  /** The hit path is synchronous work; only an id not in memory waits for one (bounded) store lookup. */
+  async authenticateAsync(raw: string | undefined): Promise<AuthResult> {
+    const checked = this.check(raw);
+    if ('ok' in checked) return checked;
+    await this.lookupMiss(checked.publicId);
+    const entry = this.entries.get(checked.publicId);
+    return entry ? this.verdict(entry, checked) : UNKNOWN;
+  }
+
+  /**
+   * Asks the store once for an id not in memory (a key created since the last refresh). Concurrent asks for
+   * one id share a lookup; ids the store did not know are remembered; a rate budget caps lookups overall.
+   */
+  lookupMiss(publicId: string): Promise<void> {
+    if (this.entries.has(publicId) || this.negative.has(publicId)) return Promise.resolve();
+    const running = this.lookups.get(publicId);
+    if (running) return running;
+    if (!this.budget.take()) {
+      this.stats.lookupsRefused++;
+      return Promise.resolve();
+    }
+    this.stats.storeLookups++;
+    const lookup = this.store
+      .findByPublicId(publicId)
+      .then((change) => (change ? this.apply(change) : this.negative.add(publicId)))
+      .catch((err) => this.report(err, 'lookup'))
+      .finally(() => this.lookups.delete(publicId));
+    this.lookups.set(publicId, lookup);
+    return lookup;
+  }
+
+  /** Reads the changes since the last refresh; concurrent calls share one read. */
+  refresh(): Promise<void> {
+    this.refreshing ??= this.readChanges().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    await Promise.allSettled([this.refreshing, ...this.lookups.values()]);
+    await this.flushLastUsed();
+  }
+
+  private check(raw: string | undefined): AuthResult | ParsedKey {
+    if (raw === undefined || raw === '') return MISSING;
+    const parsed = parseKey(raw);
+    if (parsed === null) return MALFORMED;
+    const entry = this.entries.get(parsed.publicId);
+    if (entry === undefined) {
+      this.stats.misses++;
+      return parsed;
+    }
+    this.stats.hits++;
+    return this.verdict(entry, parsed);
+  }
+
+  /** The secret is compared first, so a guessed id never learns whether its key is revoked or expired. */
+  private verdict(entry: Entry, key: ParsedKey): AuthResult {
+    if (!secretMatches(key.secret, entry.secretHash)) return UNKNOWN;
+    if (entry.revoked) return REVOKED;
+    const now = this.now();
+    if (entry.expiresAtMs !== null && now >= entry.expiresAtMs) return EXPIRED;
+    this.lastUsed.record(key.publicId, now);
+    return { ok: true, principal: entry.principal };
+  }
+
+  private async readChanges(): Promise<void> {
+    const { rows, maxVersion } = await this.store.changesSince(this.version);
+    for (const change of rows) this.apply(change);
+    this.version = maxVersion;
+  }
+
+  /** A lookup may bring a row the refresh has not reached yet; never let an older version replace a newer. */
+  private apply(change: KeyChange): void {
+    const id = change.record.id;
+    const current = this.entries.get(id);
+    if (current && current.version >= change.version) return;
+    this.entries.set(id, entryOf(change));
+    this.negative.delete(id);
+  }
+
+  private flushLastUsed(): Promise<void> {
+    return this.lastUsed.flush().catch((err) => this.report(err, 'last-used'));
+  }
+
+  private report(err: unknown, during: 'refresh' | 'lookup' | 'last-used'): void {
+    if (during === 'refresh') this.stats.refreshErrors++;
+    try {
+      this.onError(err, during);
+    } catch {
+      // a failing logger must not break the cache
+    }
+  }
+}

@@ -1,0 +1,50 @@
+// Validation of a new key's settings, shared by every store implementation and the callers' error messages.
+import { KeyStoreError, type NewKey } from './key-store.js';
+
+export interface ValidKeySettings {
+  name: string | null;
+  expiresAt: string | null;
+  allowedModels: string[] | null;
+  rpm: number | null;
+  tpm: number | null;
+}
+
+function positiveInteger(label: string, value: number | null | undefined): number | null {
+  if (value === undefined || value === null) return null;
+  if (!Number.isSafeInteger(value) || value <= 0) throw new KeyStoreError(`${label} must be a positive integer`);
+  return value;
+}
+
+/** Normalises to a full ISO-8601 UTC string; rejects dates that do not parse or are already past. */
+function expiry(value: string | null | undefined, now: number): string | null {
+  if (value === undefined || value === null) return null;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new KeyStoreError(`expiry "${value}" is not an ISO-8601 date`);
+  if (ms <= now) throw new KeyStoreError(`expiry ${new Date(ms).toISOString()} is in the past`);
+  return new Date(ms).toISOString();
+}
+
+function models(value: string[] | null | undefined): string[] | null {
+  if (value === undefined || value === null) return null;
+  const ids = [...new Set(value.map((m) => m.trim()))];
+  if (ids.length === 0 || ids.some((m) => m === '')) throw new KeyStoreError('allowed models must be non-empty model ids');
+  return ids;
+}
+
+export function validateKeySettings(input: NewKey, now: number = Date.now()): ValidKeySettings {
+  const name = input.name?.trim() || null;
+  return {
+    name,
+    expiresAt: expiry(input.expiresAt, now),
+    allowedModels: models(input.allowedModels),
+    rpm: positiveInteger('rpm', input.rpm),
+    tpm: positiveInteger('tpm', input.tpm),
+  };
+}
+
+export function validCustomerName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '') throw new KeyStoreError('customer name must not be empty');
+  if (trimmed.length > 200) throw new KeyStoreError('customer name is longer than 200 characters');
+  return trimmed;
+}

@@ -1,0 +1,64 @@
+// The key store contract. Async so a networked implementation (PostgreSQL) can slot in beside SQLite.
+
+export type KeyStatus = 'active' | 'revoked';
+
+export interface Customer {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface KeyRecord {
+  id: string;
+  customerId: string;
+  customerName: string;
+  name: string | null;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  allowedModels: string[] | null;
+  rpm: number | null;
+  tpm: number | null;
+  status: KeyStatus;
+  revokedAt: string | null;
+}
+
+export interface NewKey {
+  /** One of customerName (created when new) or customerId (must exist). */
+  customerName?: string;
+  customerId?: string;
+  name?: string | null;
+  expiresAt?: string | null;
+  allowedModels?: string[] | null;
+  rpm?: number | null;
+  tpm?: number | null;
+}
+
+/** A key row as the authenticator needs it: the record, its secret hash, and its change version. */
+export interface KeyChange {
+  record: KeyRecord;
+  secretHash: Buffer;
+  version: number;
+}
+
+export interface KeyStore {
+  createCustomer(name: string): Promise<Customer>;
+  getCustomerByName(name: string): Promise<Customer | null>;
+  listCustomers(): Promise<Customer[]>;
+  /** Returns the full key; it exists nowhere else afterwards. */
+  createKey(input: NewKey): Promise<{ record: KeyRecord; key: string }>;
+  listKeys(filter?: { customerId?: string }): Promise<KeyRecord[]>;
+  getKey(id: string): Promise<KeyRecord | null>;
+  /** true when this call revoked an active key; false when unknown or already revoked. */
+  revokeKey(id: string): Promise<boolean>;
+  findByPublicId(publicId: string): Promise<KeyChange | null>;
+  /** Every key row changed after `version`, in version order; maxVersion is the highest seen (or `version`). */
+  changesSince(version: number): Promise<{ rows: KeyChange[]; maxVersion: number }>;
+  /** Records last use times; never moves a time backwards. Does not count as a change for caches. */
+  touchLastUsed(entries: Array<{ id: string; at: number }>): Promise<void>;
+}
+
+export class KeyStoreError extends Error {
+  override name = 'KeyStoreError';
+}

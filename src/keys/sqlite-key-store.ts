@@ -1,0 +1,198 @@
+// KeyStore on the embedded SQLite database (better-sqlite3 is synchronous; the methods are async for the interface).
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../db/open.js';
+import { displayPrefix, generateKey, hashSecret, randomBase62 } from './key-format.js';
+import { validCustomerName, validateKeySettings } from './key-input.js';
+import { KeyStoreError, type Customer, type KeyChange, type KeyRecord, type KeyStore, type NewKey } from './key-store.js';
+
+interface CustomerRow {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+interface KeyRow {
+  id: string;
+  customer_id: string;
+  customer_name: string;
+  name: string | null;
+  prefix: string;
+  secret_hash: Buffer;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  allowed_models: string | null;
+  rpm: number | null;
+  tpm: number | null;
+  status: 'active' | 'revoked';
+  revoked_at: string | null;
+  version: number;
+}
+
+const SELECT_KEYS = `SELECT k.*, c.name AS customer_name FROM api_keys k JOIN customers c ON c.id = k.customer_id`;
+/** Each change takes a version above every existing row's; writers are serialised, so versions follow commit order. */
+const NEXT_VERSION = `(SELECT COALESCE(MAX(version), 0) + 1 FROM api_keys)`;
+
+function toCustomer(row: CustomerRow): Customer {
+  return { id: row.id, name: row.name, createdAt: row.created_at };
+}
+
+function toRecord(row: KeyRow): KeyRecord {
+  return {
+    id: row.id,
+    customerId: row.customer_id,
+    customerName: row.customer_name,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    expiresAt: row.expires_at,
+    allowedModels: row.allowed_models === null ? null : (JSON.parse(row.allowed_models) as string[]),
+    rpm: row.rpm,
+    tpm: row.tpm,
+    status: row.status,
+    revokedAt: row.revoked_at,
+  };
+}
+
+function toChange(row: KeyRow): KeyChange {
+  return { record: toRecord(row), secretHash: row.secret_hash, version: row.version };
+}
+
+export class SqliteKeyStore implements KeyStore {
+  private readonly sql: {
+    customerByName: Statement<[string], CustomerRow>;
+    customerById: Statement<[string], CustomerRow>;
+    insertCustomer: Statement<[string, string, string]>;
+    keyById: Statement<[string], KeyRow>;
+    changesSince: Statement<[number], KeyRow>;
+    touch: Statement<[string, string, string]>;
+  };
+
+  constructor(private readonly db: Db) {
+    this.sql = {
+      customerByName: db.prepare('SELECT * FROM customers WHERE name = ?'),
+      customerById: db.prepare('SELECT * FROM customers WHERE id = ?'),
+      insertCustomer: db.prepare('INSERT INTO customers (id, name, created_at) VALUES (?, ?, ?)'),
+      keyById: db.prepare(`${SELECT_KEYS} WHERE k.id = ?`),
+      changesSince: db.prepare(`${SELECT_KEYS} WHERE k.version > ? ORDER BY k.version`),
+      touch: db.prepare(
+        'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
+      ),
+    };
+  }
+
+  async createCustomer(name: string): Promise<Customer> {
+    const valid = validCustomerName(name);
+    try {
+      return this.insertCustomer(valid);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        throw new KeyStoreError(`customer "${valid}" already exists`);
+      }
+      throw err;
+    }
+  }
+
+  async getCustomerByName(name: string): Promise<Customer | null> {
+    const row = this.sql.customerByName.get(name.trim());
+    return row ? toCustomer(row) : null;
+  }
+
+  async listCustomers(): Promise<Customer[]> {
+    const rows = this.db.prepare('SELECT * FROM customers ORDER BY name').all() as CustomerRow[];
+    return rows.map(toCustomer);
+  }
+
+  async createKey(input: NewKey): Promise<{ record: KeyRecord; key: string }> {
+    const settings = validateKeySettings(input);
+    const { key, publicId, secret } = generateKey();
+    const create = this.db.transaction(() => {
+      const customer = this.customerFor(input);
+      this.db
+        .prepare(
+          `INSERT INTO api_keys (id, customer_id, name, prefix, secret_hash, created_at, expires_at,
+             allowed_models, rpm, tpm, status, version)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ${NEXT_VERSION})`,
+        )
+        .run(
+          publicId,
+          customer.id,
+          settings.name,
+          displayPrefix(publicId),
+          hashSecret(secret),
+          new Date().toISOString(),
+          settings.expiresAt,
+          settings.allowedModels === null ? null : JSON.stringify(settings.allowedModels),
+          settings.rpm,
+          settings.tpm,
+        );
+      return toRecord(this.sql.keyById.get(publicId) as KeyRow);
+    });
+    return { record: create.immediate(), key };
+  }
+
+  async listKeys(filter: { customerId?: string } = {}): Promise<KeyRecord[]> {
+    const rows = (
+      filter.customerId === undefined
+        ? this.db.prepare(`${SELECT_KEYS} ORDER BY k.created_at, k.id`).all()
+        : this.db.prepare(`${SELECT_KEYS} WHERE k.customer_id = ? ORDER BY k.created_at, k.id`).all(filter.customerId)
+    ) as KeyRow[];
+    return rows.map(toRecord);
+  }
+
+  async getKey(id: string): Promise<KeyRecord | null> {
+    const row = this.sql.keyById.get(id);
+    return row ? toRecord(row) : null;
+  }
+
+  async revokeKey(id: string): Promise<boolean> {
+    const result = this.db
+      .prepare(
+        `UPDATE api_keys SET status = 'revoked', revoked_at = ?, version = ${NEXT_VERSION}
+         WHERE id = ? AND status = 'active'`,
+      )
+      .run(new Date().toISOString(), id);
+    return result.changes === 1;
+  }
+
+  async findByPublicId(publicId: string): Promise<KeyChange | null> {
+    const row = this.sql.keyById.get(publicId);
+    return row ? toChange(row) : null;
+  }
+
+  async changesSince(version: number): Promise<{ rows: KeyChange[]; maxVersion: number }> {
+    const rows = this.sql.changesSince.all(version).map(toChange);
+    const maxVersion = rows.length === 0 ? version : rows[rows.length - 1].version;
+    return { rows, maxVersion };
+  }
+
+  async touchLastUsed(entries: Array<{ id: string; at: number }>): Promise<void> {
+    if (entries.length === 0) return;
+    this.db.transaction(() => {
+      for (const { id, at } of entries) {
+        const iso = new Date(at).toISOString();
+        this.sql.touch.run(iso, id, iso);
+      }
+    })();
+  }
+
+  /** Inside the createKey transaction: the named customer is created when new; a given id must exist. */
+  private customerFor(input: NewKey): Customer {
+    if (input.customerId !== undefined) {
+      const row = this.sql.customerById.get(input.customerId);
+      if (!row) throw new KeyStoreError(`no customer with id ${input.customerId}`);
+      return toCustomer(row);
+    }
+    if (input.customerName === undefined) throw new KeyStoreError('a key needs a customer');
+    const name = validCustomerName(input.customerName);
+    const row = this.sql.customerByName.get(name);
+    return row ? toCustomer(row) : this.insertCustomer(name);
+  }
+
+  private insertCustomer(name: string): Customer {
+    const customer = { id: `cus_${randomBase62(16)}`, name, createdAt: new Date().toISOString() };
+    this.sql.insertCustomer.run(customer.id, customer.name, customer.createdAt);
+    return customer;
+  }
+}
