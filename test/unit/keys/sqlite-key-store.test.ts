@@ -7,26 +7,21 @@ const inOneHour = () => new Date(Date.now() + 3600_000).toISOString();
 
 t.test('createKey creates the customer when new and stores only a hash of the secret', async (t) => {
   const { db, store } = openStore(t);
-  const expiresAt = inOneHour();
-  const { record, key } = await store.createKey({
-    customerName: 'acme',
+  const settings = {
     name: 'ci',
-    expiresAt,
+    expiresAt: inOneHour(),
     allowedModels: ['claude-haiku-4-5-20251001', 'claude-sonnet-4-6'],
     rpm: 60,
     tpm: 100_000,
-  });
+  };
+  const { record, key } = await store.createKey({ customerName: 'acme', ...settings });
   const parsed = parseKey(key);
   if (!parsed) throw new Error('unparseable key');
   t.equal(record.id, parsed.publicId);
   t.equal(record.prefix, `mgw_${parsed.publicId}`);
   t.match(record, {
     customerName: 'acme',
-    name: 'ci',
-    expiresAt,
-    allowedModels: ['claude-haiku-4-5-20251001', 'claude-sonnet-4-6'],
-    rpm: 60,
-    tpm: 100_000,
+    ...settings,
     status: 'active',
     lastUsedAt: null,
     revokedAt: null,

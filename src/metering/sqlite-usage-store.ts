@@ -1,0 +1,85 @@
+// UsageStore on the embedded SQLite database: batched inserts in one transaction, grouped reads on indexed columns.
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../db/open.js';
+import { dayOf, isDay, UsageQueryError, type UsageQuery, type UsageRecord, type UsageRow, type UsageStore, type UsageTotals } from './usage-store.js';
+
+const SUMS = `count(*) AS requests,
+  coalesce(sum(u.status >= 400), 0) AS errors,
+  coalesce(sum(u.input_tokens), 0) AS inputTokens,
+  coalesce(sum(u.output_tokens), 0) AS outputTokens,
+  coalesce(sum(u.cache_read_tokens), 0) AS cacheReadTokens,
+  coalesce(sum(u.cache_write_tokens), 0) AS cacheWriteTokens`;
+
+/** Builds the WHERE clause from the filters that are set; values are always bound, never spliced in. */
+function where(q: UsageQuery): { sql: string; params: string[] } {
+  for (const [label, day] of [['since', q.since], ['until', q.until]] as const) {
+    if (day !== undefined && !isDay(day)) throw new UsageQueryError(`${label} must be a date YYYY-MM-DD, got "${day}"`);
+  }
+  const parts: string[] = [];
+  const params: string[] = [];
+  const add = (sql: string, value: string | undefined) => {
+    if (value === undefined) return;
+    parts.push(sql);
+    params.push(value);
+  };
+  add('u.customer_id = ?', q.customerId);
+  add('u.key_id = ?', q.keyId);
+  add('u.model = ?', q.model);
+  add('u.day >= ?', q.since);
+  add('u.day <= ?', q.until);
+  return { sql: parts.length === 0 ? '' : `WHERE ${parts.join(' AND ')}`, params };
+}
+
+export class SqliteUsageStore implements UsageStore {
+  private readonly insert: Statement;
+
+  constructor(private readonly db: Db) {
+    this.insert = db.prepare(
+      `INSERT INTO usage_records (at, day, request_id, customer_id, key_id, model, surface, input_tokens,
+         output_tokens, cache_read_tokens, cache_write_tokens, status, duration_ms, outcome)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+  }
+
+  async insertBatch(rows: UsageRecord[]): Promise<void> {
+    if (rows.length === 0) return;
+    this.db.transaction(() => {
+      for (const r of rows) {
+        this.insert.run(
+          r.at,
+          dayOf(r.at),
+          r.requestId,
+          r.customerId,
+          r.keyId,
+          r.model,
+          r.surface,
+          r.inputTokens,
+          r.outputTokens,
+          r.cacheReadTokens,
+          r.cacheWriteTokens,
+          r.status,
+          Math.round(r.durationMs),
+          r.outcome,
+        );
+      }
+    })();
+  }
+
+  async query(q: UsageQuery = {}): Promise<UsageRow[]> {
+    const w = where(q);
+    return this.db
+      .prepare(
+        `SELECT u.day AS day, u.customer_id AS customerId, c.name AS customerName, u.model AS model, ${SUMS}
+         FROM usage_records u LEFT JOIN customers c ON c.id = u.customer_id
+         ${w.sql}
+         GROUP BY u.day, u.customer_id, u.model
+         ORDER BY u.day DESC, c.name, u.model`,
+      )
+      .all(...w.params) as UsageRow[];
+  }
+
+  async totals(q: UsageQuery = {}): Promise<UsageTotals> {
+    const w = where(q);
+    return this.db.prepare(`SELECT ${SUMS} FROM usage_records u ${w.sql}`).get(...w.params) as UsageTotals;
+  }
+}

@@ -1,0 +1,69 @@
+// What is recorded per request and how it is read back. Async so a networked store (PostgreSQL) can come later.
+
+export interface UsageRecord {
+  /** Epoch milliseconds when the request started. */
+  at: number;
+  requestId: string;
+  customerId: string | null;
+  keyId: string | null;
+  model: string;
+  surface: 'messages' | 'chat';
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  status: number;
+  durationMs: number;
+  outcome: string;
+}
+
+/** Filters; days are UTC dates YYYY-MM-DD, both ends inclusive. */
+export interface UsageQuery {
+  customerId?: string;
+  keyId?: string;
+  model?: string;
+  since?: string;
+  until?: string;
+}
+
+export interface UsageTotals {
+  requests: number;
+  /** Requests answered with status 400 or above. */
+  errors: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+/** One group: a day, a customer (null for requests without a valid key), a model. */
+export interface UsageRow extends UsageTotals {
+  day: string;
+  customerId: string | null;
+  customerName: string | null;
+  model: string;
+}
+
+export interface UsageStore {
+  insertBatch(rows: UsageRecord[]): Promise<void>;
+  /** Grouped by day, customer and model; newest day first. */
+  query(q?: UsageQuery): Promise<UsageRow[]>;
+  totals(q?: UsageQuery): Promise<UsageTotals>;
+}
+
+export class UsageQueryError extends Error {
+  override name = 'UsageQueryError';
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A real calendar day in the YYYY-MM-DD form (2025-02-30 is not one). */
+export function isDay(s: string): boolean {
+  if (!DAY.test(s)) return false;
+  const ms = Date.parse(`${s}T00:00:00Z`);
+  return !Number.isNaN(ms) && dayOf(ms) === s;
+}
+
+export function dayOf(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(0, 10);
+}

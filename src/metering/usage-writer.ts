@@ -1,0 +1,105 @@
+// Collects usage records on the request path (sync, O(1)) and writes them in batches off it.
+// A failed write keeps the rows for the next tick; only a full buffer drops rows, and it counts them.
+import type { UsageRecord, UsageStore } from './usage-store.js';
+
+export interface UsageWriterOptions {
+  /** Default 1000. */
+  flushMs?: number;
+  /** Rows per insert; reaching it also starts a flush without waiting for the timer. Default 500. */
+  maxBatch?: number;
+  /** Rows held while the store fails; beyond it new rows are dropped and counted. Default 100,000. */
+  maxBuffered?: number;
+  onError?: (err: unknown) => void;
+}
+
+export interface UsageWriterStats {
+  written: number;
+  dropped: number;
+  failedWrites: number;
+}
+
+export class UsageWriter {
+  readonly stats: UsageWriterStats = { written: 0, dropped: 0, failedWrites: 0 };
+  private buffer: UsageRecord[] = [];
+  private flushing: Promise<void> | null = null;
+  private flushScheduled = false;
+  private closed = false;
+  private readonly timer: NodeJS.Timeout;
+  private readonly maxBatch: number;
+  private readonly maxBuffered: number;
+  private readonly onError: (err: unknown) => void;
+
+  constructor(
+    private readonly store: UsageStore,
+    opts: UsageWriterOptions = {},
+  ) {
+    this.maxBatch = opts.maxBatch ?? 500;
+    this.maxBuffered = opts.maxBuffered ?? 100_000;
+    this.onError = opts.onError ?? (() => {});
+    this.timer = setInterval(() => void this.flushQuietly(), opts.flushMs ?? 1000).unref();
+  }
+
+  get pending(): number {
+    return this.buffer.length;
+  }
+
+  record(r: UsageRecord): void {
+    if (this.closed || this.buffer.length >= this.maxBuffered) {
+      this.stats.dropped++;
+      return;
+    }
+    this.buffer.push(r);
+    if (this.buffer.length >= this.maxBatch && !this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => {
+        this.flushScheduled = false;
+        void this.flushQuietly();
+      });
+    }
+  }
+
+  /** Writes everything buffered, batch by batch; rejects (keeping the rows) when the store fails. */
+  flush(): Promise<void> {
+    this.flushing ??= this.drain().finally(() => {
+      this.flushing = null;
+    });
+    return this.flushing;
+  }
+
+  /** Stops the timer and writes what is left; rows that still cannot be written are counted as dropped. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.flushQuietly();
+    this.stats.dropped += this.buffer.length;
+    this.buffer = [];
+  }
+
+  private async drain(): Promise<void> {
+    while (this.buffer.length > 0) {
+      const batch = this.buffer.slice(0, this.maxBatch);
+      try {
+        await this.store.insertBatch(batch);
+      } catch (err) {
+        this.stats.failedWrites++;
+        throw err;
+      }
+      // Only drain() removes rows, and it is never run twice at once, so the front is still this batch.
+      this.buffer.splice(0, batch.length);
+      this.stats.written += batch.length;
+    }
+  }
+
+  private async flushQuietly(): Promise<void> {
+    try {
+      await this.flush();
+    } catch (err) {
+      try {
+        this.onError(err);
+      } catch {
+        // a failing logger must not break the writer
+      }
+    }
+  }
+}
