@@ -1,0 +1,28 @@
+// Provider usage → chat usage. One function for the streamed and the non-streamed path, so both
+// report the same numbers for the same conversation (interface.md).
+
+import type { CompletionUsage } from '../../wire/openai.js';
+import { totalInput, type TokenUsage } from '../../metering/token-usage.js';
+
+/**
+ * prompt = uncached + cache read + cache write (cached tokens are part of the prompt in the chat
+ * format); cached_tokens = cache reads; cache_write_tokens only when there were any.
+ */
+export function chatUsageFrom(u: TokenUsage, reasoningTokens?: number): CompletionUsage {
+  const prompt = totalInput(u);
+  const usage: CompletionUsage = {
+    prompt_tokens: prompt,
+    completion_tokens: u.output,
+    total_tokens: prompt + u.output,
+    prompt_tokens_details:
+      u.cacheWrite > 0 ? { cached_tokens: u.cacheRead, cache_write_tokens: u.cacheWrite } : { cached_tokens: u.cacheRead },
+  };
+  if (reasoningTokens !== undefined) usage.completion_tokens_details = { reasoning_tokens: reasoningTokens };
+  return usage;
+}
+
+/** `output_tokens_details.thinking_tokens` when the provider reported it. */
+export function thinkingTokensOf(u: { output_tokens_details?: { thinking_tokens?: number } | null }): number | undefined {
+  const n = u.output_tokens_details?.thinking_tokens;
+  return typeof n === 'number' ? n : undefined;
+}

@@ -1,0 +1,135 @@
+import t from 'tap';
+import { chatUsageFrom, mapFinishReason, translateMessageToCompletion } from '../../../src/translate/chat-to-messages/response.js';
+import type { Message } from '../../../src/wire/anthropic.js';
+
+const ctx = { created: 1767225600, model: 'claude-sonnet-4-5' };
+
+function message(content: Message['content'], stop_reason: string | null = 'end_turn', usage: Partial<Message['usage']> = {}): Message {
+  return {
+    id: 'msg_01',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-5-20250929',
+    content,
+    stop_reason,
+    stop_sequence: null,
+    usage: { input_tokens: 10, output_tokens: 5, ...usage },
+  };
+}
+
+t.test('the tool-use message of protocol.md §1.4 becomes a chat.completion', async (t) => {
+  const { completion, warnings } = translateMessageToCompletion(
+    message(
+      [
+        { type: 'text', text: 'Let me look that up.' },
+        { type: 'tool_use', id: 'toolu_01Dq6Ktx4WmVqRa1nEuB3cHs', name: 'get_weather', input: { city: 'Paris' } },
+      ],
+      'tool_use',
+      { input_tokens: 412, output_tokens: 58, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    ),
+    ctx,
+  );
+  t.same(completion, {
+    id: 'chatcmpl-msg_01',
+    object: 'chat.completion',
+    created: 1767225600,
+    model: 'claude-sonnet-4-5',
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: 'Let me look that up.',
+          refusal: null,
+          tool_calls: [{ id: 'toolu_01Dq6Ktx4WmVqRa1nEuB3cHs', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+        },
+        logprobs: null,
+        finish_reason: 'tool_calls',
+      },
+    ],
+    usage: { prompt_tokens: 412, completion_tokens: 58, total_tokens: 470, prompt_tokens_details: { cached_tokens: 0 } },
+  });
+  t.same(warnings, []);
+});
+
+t.test('content: text blocks joined, null without text; thinking never in content', async (t) => {
+  const only = translateMessageToCompletion(message([{ type: 'tool_use', id: 't1', name: 'f', input: {} }], 'tool_use'), ctx).completion;
+  t.equal(only.choices[0]!.message.content, null);
+  t.equal(only.choices[0]!.message.tool_calls![0]!.function.arguments, '{}');
+
+  const mixed = translateMessageToCompletion(
+    message([
+      { type: 'thinking', thinking: 'hmm, ', signature: 'sig' },
+      { type: 'redacted_thinking', data: 'xx' },
+      { type: 'thinking', thinking: 'ok', signature: 'sig' },
+      { type: 'text', text: 'A' },
+      { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { q: 'x' } },
+      { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] },
+      { type: 'text', text: 'B' },
+    ]),
+    ctx,
+  ).completion.choices[0]!.message;
+  t.equal(mixed.content, 'AB');
+  t.equal(mixed.reasoning_content, 'hmm, ok');
+  t.equal(mixed.tool_calls, undefined, 'server_tool_use is not a client tool call');
+  t.equal(mixed.refusal, null);
+
+  const empty = translateMessageToCompletion(message([]), ctx).completion.choices[0]!.message;
+  t.equal(empty.content, null);
+  t.notOk('reasoning_content' in empty);
+  t.notOk('tool_calls' in empty);
+});
+
+const finishTable: Array<[string | null, string, boolean]> = [
+  ['end_turn', 'stop', false],
+  ['stop_sequence', 'stop', false],
+  ['pause_turn', 'stop', false],
+  ['max_tokens', 'length', false],
+  ['model_context_window_exceeded', 'length', false],
+  ['tool_use', 'tool_calls', false],
+  ['refusal', 'content_filter', false],
+  ['brand_new_reason', 'stop', true],
+  ['toString', 'stop', true],
+  [null, 'stop', true],
+];
+
+t.test('finish reasons: never a raw provider value', async (t) => {
+  for (const [stop, reason, unknown] of finishTable) {
+    t.same(mapFinishReason(stop), { reason, unknown }, String(stop));
+    const r = translateMessageToCompletion(message([{ type: 'text', text: 'x' }], stop), ctx);
+    t.equal(r.completion.choices[0]!.finish_reason, reason);
+    t.same(r.warnings, unknown ? [{ kind: 'finish_reason_unknown', detail: 'stop_reason' }] : []);
+  }
+});
+
+t.test('usage counts cache reads and writes in the prompt', async (t) => {
+  t.same(chatUsageFrom({ input: 10, output: 4, cacheRead: 100, cacheWrite: 50 }), {
+    prompt_tokens: 160,
+    completion_tokens: 4,
+    total_tokens: 164,
+    prompt_tokens_details: { cached_tokens: 100, cache_write_tokens: 50 },
+  });
+  t.same(chatUsageFrom({ input: 3, output: 1, cacheRead: 0, cacheWrite: 0 }), {
+    prompt_tokens: 3,
+    completion_tokens: 1,
+    total_tokens: 4,
+    prompt_tokens_details: { cached_tokens: 0 },
+  });
+  const r = translateMessageToCompletion(
+    message([{ type: 'text', text: 'x' }], 'end_turn', {
+      input_tokens: 7,
+      output_tokens: 9,
+      cache_read_input_tokens: 20,
+      cache_creation_input_tokens: null,
+      output_tokens_details: { thinking_tokens: 4 },
+    }),
+    ctx,
+  );
+  t.same(r.completion.usage, {
+    prompt_tokens: 27,
+    completion_tokens: 9,
+    total_tokens: 36,
+    prompt_tokens_details: { cached_tokens: 20 },
+    completion_tokens_details: { reasoning_tokens: 4 },
+  });
+});
