@@ -1,0 +1,61 @@
+// `model-gateway simulator`: the provider simulator as a standalone server, for demos and
+// out-of-process benchmarks. Runs until SIGINT or SIGTERM, then closes and exits 0.
+import { startSimulator } from '../simulator/index.js';
+import { ArgError, parseCommandArgs, processIo, runCommand, type CliIo } from './args.js';
+
+const USAGE = 'model-gateway simulator [--port 9099] [--host 127.0.0.1] [--ttft-ms N] [--tokens-per-second N] [--reply-tokens N]';
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'ttft-ms': { type: 'string' },
+  'tokens-per-second': { type: 'string' },
+  'reply-tokens': { type: 'string' },
+} as const;
+
+/** Where the stop signals come from; the process by default, an emitter in tests. */
+export interface SignalSource {
+  once(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+  off(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+}
+
+function nonNegativeInteger(flag: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n > max) {
+    throw new ArgError(`--${flag} must be an integer from 0 to ${max}, got "${value}"`);
+  }
+  return n;
+}
+
+function untilStopped(signals: SignalSource): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      signals.off('SIGINT', stop);
+      signals.off('SIGTERM', stop);
+      resolve();
+    };
+    signals.once('SIGINT', stop);
+    signals.once('SIGTERM', stop);
+  });
+}
+
+export async function runSimulator(argv: string[], io: CliIo = processIo, signals: SignalSource = process): Promise<number> {
+  return runCommand(io, 'simulator', async () => {
+    const { values } = parseCommandArgs(argv, OPTIONS, USAGE);
+    const port = nonNegativeInteger('port', values.port, 9099, 65535);
+    const host = values.host ?? '127.0.0.1';
+    const sim = await startSimulator({
+      port,
+      host,
+      ttftMs: nonNegativeInteger('ttft-ms', values['ttft-ms'], 0),
+      tokensPerSecond: nonNegativeInteger('tokens-per-second', values['tokens-per-second'], 0),
+      replyTokens: nonNegativeInteger('reply-tokens', values['reply-tokens'], 12),
+    });
+    const stopped = untilStopped(signals);
+    io.out(`simulator listening on ${sim.url}\n`);
+    await stopped;
+    await sim.close();
+    return 0;
+  });
+}
