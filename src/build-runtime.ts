@@ -8,6 +8,7 @@ import { loadModelsFile } from './catalog/load-models-file.js';
 import { DEFAULT_MODELS } from './catalog/model.js';
 import type { GatewayConfig } from './config/config.js';
 import { openDatabase } from './db/open.js';
+import type { Db } from './db/open.js';
 import { KeyCache } from './keys/key-cache.js';
 import { SqliteKeyStore } from './keys/sqlite-key-store.js';
 import { SqliteUsageStore } from './metering/sqlite-usage-store.js';
@@ -25,6 +26,8 @@ export interface BuiltRuntime {
   adminTokenPath: string | null;
   keyStore: SqliteKeyStore;
   usageStore: SqliteUsageStore;
+  /** The open database, for components with their own tables (the dashboard's users and sessions). */
+  db: Db;
   simulator: Simulator | null;
   close(): Promise<void>;
 }
@@ -93,6 +96,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: RuntimeOver
     adminTokenPath: admin.path,
     keyStore,
     usageStore,
+    db,
     simulator,
     async close() {
       catalogue.close();

@@ -31,6 +31,11 @@ export const ERRORS = Object.freeze({
   overloaded: spec(503, 'overloaded_error', 'server_error', 'server_overloaded'),
   upstream_unavailable: spec(503, 'overloaded_error', 'server_error', 'upstream_unavailable'),
   internal: spec(500, 'api_error', 'server_error', 'internal_error'),
+  // Dashboard and admin API (src/dashboard): sessions, roles, tenant isolation.
+  unauthenticated: spec(401, 'authentication_error', 'invalid_request_error', 'unauthenticated'),
+  forbidden: spec(403, 'permission_error', 'permission_denied', 'forbidden'),
+  not_found: spec(404, 'not_found_error', 'invalid_request_error', 'not_found'),
+  conflict: spec(409, 'invalid_request_error', 'invalid_request_error', 'conflict'),
 });
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -1,0 +1,39 @@
+// What the admin API shows of stored records: never a secret, never a hash.
+import type { Customer, KeyRecord } from '../../keys/key-store.js';
+import type { DashboardUser } from '../auth/user-store.js';
+
+/** A key as the API shows it: the record without its customer fields; 'expired' is derived (an active key past its expiry). */
+export type KeyView = Omit<KeyRecord, 'customerId' | 'customerName' | 'status'> & { status: 'active' | 'revoked' | 'expired' };
+
+export function keyView(record: KeyRecord, now: number = Date.now()): KeyView {
+  const expired = record.status === 'active' && record.expiresAt !== null && Date.parse(record.expiresAt) <= now;
+  return {
+    id: record.id,
+    name: record.name,
+    prefix: record.prefix,
+    createdAt: record.createdAt,
+    lastUsedAt: record.lastUsedAt,
+    expiresAt: record.expiresAt,
+    allowedModels: record.allowedModels,
+    rpm: record.rpm,
+    tpm: record.tpm,
+    status: expired ? 'expired' : record.status,
+    revokedAt: record.revokedAt,
+  };
+}
+
+export interface CustomerView {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export function customerView(c: Customer): CustomerView {
+  return { id: c.id, name: c.name, createdAt: c.createdAt };
+}
+
+export type UserView = Pick<DashboardUser, 'id' | 'email' | 'createdAt' | 'lastSignInAt'>;
+
+export function userView(u: DashboardUser): UserView {
+  return { id: u.id, email: u.email, createdAt: u.createdAt, lastSignInAt: u.lastSignInAt };
+}

@@ -1,0 +1,74 @@
+// The dashboard's routes for the gateway's route table: pages under /dashboard, the JSON API under
+// /admin/api. Both share the gateway's request id, access log, metrics and error shape.
+import type { Db } from '../db/open.js';
+import type { KeyStore } from '../keys/key-store.js';
+import type { UsageStore } from '../metering/usage-store.js';
+import type { Handler, Stage } from '../pipeline/compose.js';
+import { compose } from '../pipeline/compose.js';
+import type { Route } from '../routes.js';
+import type { Runtime } from '../runtime.js';
+import { errorBoundaryStage } from '../stages/error-boundary.js';
+import { observeStage } from '../stages/observe.js';
+import { parseJsonStage } from '../stages/parse-json.js';
+import { readBodyStage } from '../stages/read-body.js';
+import { requestIdStage } from '../stages/request-id.js';
+import { customerRoutes } from './api/customer-handlers.js';
+import { adminApiStage, API_PREFIX } from './api/dispatch.js';
+import { keyRoutes } from './api/key-handlers.js';
+import { modelRoutes } from './api/model-handlers.js';
+import { sessionRoutes } from './api/session-handlers.js';
+import { usageRoutes } from './api/usage-handlers.js';
+import { userRoutes } from './api/user-handlers.js';
+import type { SessionTimes } from './auth/session-store.js';
+import { DEFAULT_SESSION_TIMES, SessionStore } from './auth/session-store.js';
+import type { SignInThrottleOptions } from './auth/throttle.js';
+import { SignInThrottle } from './auth/throttle.js';
+import { UserStore } from './auth/user-store.js';
+import { DASHBOARD_PREFIX, staticFilesStage } from './http/static-files.js';
+
+export interface DashboardDeps {
+  keyStore: KeyStore;
+  usageStore: UsageStore;
+  db: Db;
+  adminToken: string;
+  sessionTimes?: SessionTimes;
+  throttle?: SignInThrottleOptions;
+}
+
+/** Admin API bodies are small; this also bounds what an unauthenticated sign-in call can make us read. */
+const ADMIN_BODY_LIMIT = 64 * 1024;
+
+export function dashboardRoutes(rt: Runtime, deps: DashboardDeps): Route[] {
+  const users = new UserStore(deps.db);
+  const sessions = new SessionStore(deps.db, deps.sessionTimes ?? DEFAULT_SESSION_TIMES);
+  const api = adminApiStage(
+    [
+      ...sessionRoutes({ adminToken: deps.adminToken, keyStore: deps.keyStore, sessions, users, throttle: new SignInThrottle(deps.throttle) }),
+      ...customerRoutes(deps.keyStore),
+      ...keyRoutes({ keyStore: deps.keyStore, catalogue: rt.catalogue, keyCache: rt.keys }),
+      ...usageRoutes(deps.keyStore, deps.usageStore),
+      ...userRoutes(deps.keyStore, users),
+      ...modelRoutes(rt.catalogue),
+    ],
+    { adminToken: deps.adminToken, sessions, users },
+  );
+  const front: Stage[] = [requestIdStage(rt), observeStage(rt), errorBoundaryStage(rt)];
+  const small = { ...rt, config: { ...rt.config, limits: { ...rt.config.limits, bodyBytes: ADMIN_BODY_LIMIT } } };
+  const withBody: Stage[] = [readBodyStage(small), parseJsonStage(rt)];
+  const pages: Handler = compose([...front, staticFilesStage()]);
+
+  const apiRoute = (method: Route['method'], stages: Stage[]): Route => ({
+    method,
+    path: `${API_PREFIX}/*`,
+    info: { name: `${API_PREFIX}/*`, surface: 'admin', errorFormat: 'chat' },
+    handler: compose(stages),
+  });
+  const pageRoute = (path: string): Route => ({ method: 'GET', path, info: { name: `${DASHBOARD_PREFIX}/*`, surface: 'admin', errorFormat: 'chat' }, handler: pages });
+  return [
+    pageRoute(DASHBOARD_PREFIX),
+    pageRoute(`${DASHBOARD_PREFIX}/*`),
+    apiRoute('GET', [...front, api]),
+    apiRoute('POST', [...front, ...withBody, api]),
+    apiRoute('DELETE', [...front, api]),
+  ];
+}

@@ -1,0 +1,41 @@
+import t from 'tap';
+import { daysBetween, summariseUsage } from '../../../src/dashboard/api/usage-summary.js';
+import type { UsageRow } from '../../../src/metering/usage-store.js';
+
+function row(day: string, model: string, requests: number, inputTokens: number): UsageRow {
+  return { day, model, customerId: 'c', customerName: 'acme', requests, errors: 0, inputTokens, outputTokens: 2 * requests, cacheReadTokens: 1, cacheWriteTokens: 0 };
+}
+
+t.test('days between, both ends included, across a month end', async (t) => {
+  t.same(daysBetween('2025-02-27', '2025-03-02'), ['2025-02-27', '2025-02-28', '2025-03-01', '2025-03-02']);
+  t.same(daysBetween('2025-01-01', '2025-01-01'), ['2025-01-01']);
+  t.same(daysBetween('2025-01-02', '2025-01-01'), []);
+});
+
+t.test('rows sorted, every day present, per-model and overall totals', async (t) => {
+  const s = summariseUsage([row('2025-01-03', 'm-b', 1, 10), row('2025-01-01', 'm-b', 2, 20), row('2025-01-01', 'm-a', 3, 30)], '2025-01-01', '2025-01-03');
+  t.same(
+    s.rows.map((r) => [r.day, r.model, r.requests]),
+    [
+      ['2025-01-01', 'm-a', 3],
+      ['2025-01-01', 'm-b', 2],
+      ['2025-01-03', 'm-b', 1],
+    ],
+  );
+  t.same(s.byDay.map((d) => [d.day, d.requests, d.inputTokens]), [
+    ['2025-01-01', 5, 50],
+    ['2025-01-02', 0, 0],
+    ['2025-01-03', 1, 10],
+  ]);
+  t.same(s.byModel.map((m) => [m.model, m.requests]), [
+    ['m-a', 3],
+    ['m-b', 3],
+  ]);
+  t.same(s.totals, { requests: 6, errors: 0, inputTokens: 60, outputTokens: 12, cacheReadTokens: 3, cacheWriteTokens: 0 });
+});
+
+t.test('rows repeating a day and model are merged', async (t) => {
+  const s = summariseUsage([row('2025-01-01', 'm', 1, 1), row('2025-01-01', 'm', 1, 1)], '2025-01-01', '2025-01-01');
+  t.equal(s.rows.length, 1);
+  t.equal(s.rows[0].requests, 2);
+});
