@@ -7,6 +7,8 @@ export interface Limits {
   headerBytes: number;
   jsonDepth: number;
   maxInFlight: number;
+  /** Most entries in a request's `messages` array (400 beyond). */
+  maxMessages: number;
 }
 
 export interface Timeouts {
@@ -37,6 +39,9 @@ export interface GatewayConfig {
   upstreamConnections: number;
   limits: Limits;
   timeouts: Timeouts;
+  rateLimits: RateLimitSettings;
+  retry: RetrySettings;
+  breaker: BreakerSettings;
 }
 
 export class ConfigError extends Error {}
@@ -109,7 +114,9 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       headerBytes: integer(env, 'GATEWAY_MAX_HEADER_BYTES', 16 * 1024, 1024),
       jsonDepth: integer(env, 'GATEWAY_MAX_JSON_DEPTH', 64, 2),
       maxInFlight: integer(env, 'GATEWAY_MAX_IN_FLIGHT', 4096, 1),
+      maxMessages: integer(env, 'GATEWAY_MAX_MESSAGES', 100_000, 1),
     },
+    ...resilienceSettings(env),
     timeouts: {
       upstreamConnectMs: integer(env, 'GATEWAY_UPSTREAM_CONNECT_TIMEOUT_MS', 10_000, 1),
       upstreamHeadersMs: integer(env, 'GATEWAY_UPSTREAM_HEADERS_TIMEOUT_MS', 10 * 60_000, 1),
@@ -118,6 +125,82 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     },
   };
   return deepFreeze(config);
+}
+
+// ---- Rate limits, retries, circuit breaker (issue 8) ----
+
+export interface LimitPair {
+  rpm: number | null;
+  tpm: number | null;
+}
+
+export interface RateLimitSettings {
+  /** Customer name → limits; `*` applies to every customer without its own entry. Empty: none. */
+  customers: Readonly<Record<string, LimitPair>>;
+  /** Failed authentications allowed per client address per minute (burst the same); 0 = no throttle. */
+  authFailuresPerMinute: number;
+}
+
+export interface RetrySettings {
+  /** Attempts per model, the first included; 1 = no retries. */
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A `retry-after` longer than this is not waited for: the answer goes back to the client. */
+  retryAfterCapMs: number;
+  /** No new attempt (nor a wait) starts later than this after the first one. */
+  deadlineMs: number;
+}
+
+export interface BreakerSettings {
+  /** Consecutive upstream failures that open the circuit; 0 = no breaker. */
+  failureThreshold: number;
+  coolDownMs: number;
+}
+
+function resilienceSettings(env: Env): Pick<GatewayConfig, 'rateLimits' | 'retry' | 'breaker'> {
+  return {
+    rateLimits: {
+      customers: customerLimits(env.GATEWAY_CUSTOMER_LIMITS),
+      authFailuresPerMinute: integer(env, 'GATEWAY_AUTH_FAILURES_PER_MINUTE', 60, 0),
+    },
+    retry: {
+      attempts: integer(env, 'GATEWAY_RETRY_ATTEMPTS', 3, 1),
+      baseDelayMs: integer(env, 'GATEWAY_RETRY_BASE_DELAY_MS', 250, 0),
+      maxDelayMs: integer(env, 'GATEWAY_RETRY_MAX_DELAY_MS', 4000, 0),
+      retryAfterCapMs: integer(env, 'GATEWAY_RETRY_AFTER_CAP_MS', 10_000, 0),
+      deadlineMs: integer(env, 'GATEWAY_RETRY_DEADLINE_MS', 30_000, 0),
+    },
+    breaker: {
+      failureThreshold: integer(env, 'GATEWAY_BREAKER_FAILURES', 5, 0),
+      coolDownMs: integer(env, 'GATEWAY_BREAKER_COOLDOWN_MS', 30_000, 1),
+    },
+  };
+}
+
+/** GATEWAY_CUSTOMER_LIMITS: JSON such as {"acme":{"rpm":600,"tpm":400000},"*":{"rpm":60}}. */
+function customerLimits(raw: string | undefined): Record<string, LimitPair> {
+  if (raw === undefined || raw.trim() === '') return {};
+  const fail = (why: string) => new ConfigError(`GATEWAY_CUSTOMER_LIMITS ${why}`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw fail('is not JSON');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw fail('must be a JSON object of customer name → {rpm, tpm}');
+  const out: Record<string, LimitPair> = Object.create(null);
+  for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
+    const v = (value ?? {}) as Record<string, unknown>;
+    const limit = (field: 'rpm' | 'tpm'): number | null => {
+      const n = v[field];
+      if (n === undefined || n === null) return null;
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw fail(`: ${field} of "${name}" must be an integer >= 1`);
+      return n;
+    };
+    out[name] = { rpm: limit('rpm'), tpm: limit('tpm') };
+  }
+  return out;
 }
 
 function deepFreeze<T extends object>(o: T): T {
