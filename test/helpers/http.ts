@@ -1,0 +1,22 @@
+// Plain HTTP calls for tests that must see status, headers and bytes exactly.
+import { request } from 'undici';
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json<T = any>(): T;
+}
+
+export async function call(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<RawResponse> {
+  const res = await request(url, { method: (opts.method ?? (opts.body === undefined ? 'GET' : 'POST')) as 'GET', headers: opts.headers, body: opts.body });
+  const text = await res.body.text();
+  return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
+}
+
+export function bearer(key: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...extra };
+}

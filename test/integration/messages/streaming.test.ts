@@ -1,0 +1,75 @@
+// Streams under stress: the client leaving, the client reading slowly, the gateway shutting down.
+import { request } from 'undici';
+import t from 'tap';
+import { drain } from '../../../src/server.js';
+import { startHarness } from '../../helpers/harness.js';
+import { bearer } from '../../helpers/http.js';
+import { waitFor } from '../../helpers/wait.js';
+
+const streamBody = (content: string, maxTokens = 100000) =>
+  JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: maxTokens, stream: true, messages: [{ role: 'user', content }] });
+
+t.test('a client abort mid-stream cancels the upstream request at once', async (t) => {
+  const h = await startHarness({ simulator: { replyTokens: 100000, tokensPerSecond: 200 } });
+  t.teardown(() => h.close());
+  const { key } = await h.createKey();
+  const controller = new AbortController();
+  const res = await request(`${h.url}/gateway/v1/messages`, { method: 'POST', headers: bearer(key), body: streamBody('long one'), signal: controller.signal });
+  t.equal(res.statusCode, 200);
+  let got = 0;
+  for await (const chunk of res.body) {
+    got += (chunk as Buffer).length;
+    if (got > 2000) break;
+  }
+  controller.abort();
+  // The gateway's upstream connection must close: the simulator sees no open socket left.
+  await waitFor(() => h.simulator.openConnections() === 0, 3000);
+  t.equal(h.simulator.openConnections(), 0, 'upstream socket closed after the client left');
+  await waitFor(() => h.runtime.lifecycle.inFlight === 0, 3000);
+  await waitFor(() => /client_cancelled/.test(h.logText()), 3000);
+  const line = h.logText().split('\n').find((l) => l.includes('client_cancelled'))!;
+  const logged = JSON.parse(line);
+  t.ok(logged.tokens.input > 0, 'usage received so far is still recorded');
+});
+
+t.test('a slow reader slows the upstream read instead of growing memory', async (t) => {
+  // ~1.6 MB per 200k tokens; with no backpressure the gateway would buffer all of it.
+  const h = await startHarness({ simulator: { replyTokens: 400000, tokensPerSecond: 0 } });
+  t.teardown(() => h.close());
+  const { key } = await h.createKey();
+  const controller = new AbortController();
+  const res = await request(`${h.url}/gateway/v1/messages`, { method: 'POST', headers: bearer(key), body: streamBody('flood'), signal: controller.signal });
+  t.equal(res.statusCode, 200);
+  // Read one chunk, then stop reading for a while: socket buffers fill, and the upstream must pause.
+  const it = res.body[Symbol.asyncIterator]();
+  await it.next();
+  await new Promise((r) => setTimeout(r, 700));
+  const pausedAt = h.simulator.bytesWritten?.() ?? null;
+  await new Promise((r) => setTimeout(r, 700));
+  const later = h.simulator.bytesWritten?.() ?? null;
+  if (pausedAt !== null && later !== null) {
+    t.ok(later - pausedAt < 256 * 1024, `upstream writes stalled while the client did not read (${later - pausedAt} bytes)`);
+  }
+  let total = 0;
+  for (;;) {
+    const { value, done } = await it.next();
+    if (done) break;
+    total += (value as Buffer).length;
+  }
+  t.ok(total > 1_000_000, `the whole stream still arrives (${total} bytes)`);
+  controller.abort();
+});
+
+t.test('graceful shutdown lets a running stream finish', async (t) => {
+  const h = await startHarness({ simulator: { replyTokens: 30, tokensPerSecond: 60 } });
+  t.teardown(() => h.close());
+  const { key } = await h.createKey();
+  const res = await request(`${h.url}/gateway/v1/messages`, { method: 'POST', headers: bearer(key), body: streamBody('finish me') });
+  t.equal(res.statusCode, 200);
+  const textPromise = res.body.text();
+  const drained = drain(h.server, h.runtime.lifecycle, 5000);
+  t.equal(h.runtime.lifecycle.draining, true);
+  const text = await textPromise;
+  t.match(text, /event: message_stop/, 'the stream ran to its end during the drain');
+  t.equal(await drained, true, 'drain finished cleanly within the grace period');
+});
