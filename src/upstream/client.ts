@@ -1,5 +1,6 @@
 // The one connection pool to the provider: keep-alive, timeouts from interface.md, and failures
 // classified into the gateway's error codes.
+import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/codes.js';
@@ -16,7 +17,8 @@ export interface UpstreamRequest {
   method: 'GET' | 'POST';
   path: string;
   headers: Record<string, string>;
-  body?: Buffer | string;
+  /** A Readable is streamed with backpressure (the local proxy passes the client's request through). */
+  body?: Buffer | string | Readable;
   signal?: AbortSignal;
 }
 

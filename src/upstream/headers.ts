@@ -2,20 +2,15 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { ANTHROPIC } from '../providers/anthropic/provider.js';
 
+/** What a client may send as a credential: never passed on by the gateway or the local proxy. */
+const CREDENTIAL_HEADERS = ['authorization', 'x-api-key', 'cookie', 'proxy-authorization'];
+/** Connection-level headers (RFC 9110 7.6.1) plus `host`: they describe one hop, not the message. */
+export const HOP_BY_HOP: readonly string[] = ['host', 'connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+
 /** Never forwarded: client credentials, hop-by-hop headers, and what undici sets itself. */
 const DROPPED = new Set([
-  'authorization',
-  'x-api-key',
-  'cookie',
-  'proxy-authorization',
-  'host',
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
+  ...CREDENTIAL_HEADERS,
+  ...HOP_BY_HOP,
   'content-length',
   // Compressed answers would hide usage from the side observer; the gateway asks for identity.
   'accept-encoding',
@@ -28,14 +23,7 @@ const DROPPED = new Set([
  * the gateway's own x-gateway-* headers, plus the upstream credential and version header.
  */
 export function forwardedRequestHeaders(incoming: IncomingHttpHeaders, upstreamKey: string | null): Record<string, string> {
-  const out: Record<string, string> = {};
-  const connectionListed = listedInConnection(incoming.connection);
-  for (const name in incoming) {
-    if (DROPPED.has(name) || name.startsWith('x-gateway-') || connectionListed?.has(name)) continue;
-    const value = incoming[name];
-    if (value === undefined) continue;
-    out[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
+  const out = copyHeaders(incoming, DROPPED, true);
   out[ANTHROPIC.versionHeader] = versionOf(incoming);
   if (upstreamKey !== null) out[ANTHROPIC.credentialHeader] = upstreamKey;
   return out;
@@ -48,6 +36,33 @@ export function builtRequestHeaders(incoming: IncomingHttpHeaders | null, upstre
   const beta = incoming?.[ANTHROPIC.betaHeader];
   if (typeof beta === 'string' && beta !== '') out[ANTHROPIC.betaHeader] = beta;
   if (upstreamKey !== null) out[ANTHROPIC.credentialHeader] = upstreamKey;
+  return out;
+}
+
+/**
+ * The local proxy (src/proxy) in front of a gateway: what the client sent, minus its credentials and
+ * hop-by-hop headers, plus the gateway key as a bearer token. Unlike the gateway's own forwarding it
+ * keeps `x-gateway-*` (the gateway reads them), the version header's alias and `content-length`
+ * (the body is streamed, so the gateway can refuse an oversized one before reading it).
+ */
+export function proxiedRequestHeaders(incoming: IncomingHttpHeaders, gatewayKey: string): Record<string, string> {
+  const out = copyHeaders(incoming, PROXY_DROPPED, false);
+  out.authorization = `Bearer ${gatewayKey}`;
+  return out;
+}
+
+/** The proxy asks for identity: it reads error bodies to keep the gateway's host name out of them. */
+const PROXY_DROPPED = new Set([...CREDENTIAL_HEADERS, ...HOP_BY_HOP, 'accept-encoding', 'expect']);
+
+function copyHeaders(incoming: IncomingHttpHeaders, dropped: ReadonlySet<string>, dropGatewayOwn: boolean): Record<string, string> {
+  const out: Record<string, string> = {};
+  const connectionListed = listedInConnection(incoming.connection);
+  for (const name in incoming) {
+    if (dropped.has(name) || (dropGatewayOwn && name.startsWith('x-gateway-')) || connectionListed?.has(name)) continue;
+    const value = incoming[name];
+    if (value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
   return out;
 }
 

@@ -1,0 +1,30 @@
+// The proxy's own answers (unknown path, gateway unreachable) in the surface's error shape, with a
+// request id like every gateway response. The message never names the gateway.
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { ErrorCode } from '../errors/codes.js';
+import { ERRORS } from '../errors/codes.js';
+import type { ErrorFormat } from '../errors/render.js';
+import { renderError } from '../errors/render.js';
+
+export function answerProxyError(res: ServerResponse, format: ErrorFormat, code: ErrorCode, message: string): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = renderError(format, code, message, null);
+  const id = `req_proxy_${randomUUID().replaceAll('-', '')}`;
+  res.writeHead(ERRORS[code].status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    'request-id': id,
+    'x-request-id': id,
+  });
+  res.end(body);
+}
+
+export const PROXY_MESSAGES = Object.freeze({
+  notFound: 'No such endpoint on the model-gateway proxy.',
+  methodNotAllowed: 'The model-gateway proxy forwards GET and POST only.',
+  unreachable: 'The model-gateway proxy could not reach the gateway; check that it is running and the --gateway URL.',
+  timeout: 'The gateway did not answer the model-gateway proxy in time.',
+  redirect: 'The gateway answered with a redirect, which the model-gateway proxy does not follow; check the --gateway URL.',
+  notApi: 'The gateway answered with something that is not an API response; check the --gateway URL.',
+});

@@ -1,0 +1,87 @@
+// The proxy's request handler: map the path, swap the client's credential for the gateway key, stream
+// the request to the gateway and its answer back. A client that goes away aborts the gateway call.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../observability/logger.js';
+import type { Lifecycle } from '../runtime.js';
+import type { UpstreamClient, UpstreamResponse } from '../upstream/client.js';
+import { classifyUpstreamFailure } from '../upstream/client.js';
+import { proxiedRequestHeaders } from '../upstream/headers.js';
+import { answerProxyError, PROXY_MESSAGES } from './errors.js';
+import { GatewayReachability } from './reachability.js';
+import type { GatewayHostHider } from './host-hider.js';
+import { mapProxyPath } from './path-map.js';
+import { relayResponse } from './relay.js';
+
+export interface ProxyHandlerDeps {
+  client: UpstreamClient;
+  gatewayKey: string;
+  hider: GatewayHostHider;
+  logger: Logger;
+  lifecycle: Lifecycle;
+}
+
+export interface ProxyHandler {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+}
+
+export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
+  const reachability = new GatewayReachability(deps.logger);
+  return {
+    handle(req, res) {
+      deps.lifecycle.inFlight++;
+      forward(deps, reachability, req, res).then(
+        () => deps.lifecycle.inFlight--,
+        (err: unknown) => {
+          deps.lifecycle.inFlight--;
+          deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'proxy request failed');
+          if (!res.headersSent) answerProxyError(res, 'chat', 'internal', 'The model-gateway proxy failed to handle this request.');
+          else res.destroy();
+        },
+      );
+    },
+  };
+}
+
+async function forward(deps: ProxyHandlerDeps, reachability: GatewayReachability, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const started = performance.now();
+  const target = mapProxyPath(req.url ?? '/', req.headers);
+  if (target.kind === 'not_found') return answerProxyError(res, target.format, 'route_not_found', PROXY_MESSAGES.notFound);
+  const method = req.method;
+  if (method !== 'GET' && method !== 'POST') return answerProxyError(res, target.format, 'method_not_allowed', PROXY_MESSAGES.methodNotAllowed);
+
+  const abort = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  let gateway: UpstreamResponse;
+  try {
+    gateway = await deps.client.request({
+      method,
+      path: target.path,
+      headers: proxiedRequestHeaders(req.headers, deps.gatewayKey),
+      body: method === 'POST' ? req : undefined,
+      signal: abort.signal,
+    });
+  } catch (err) {
+    const kind = classifyUpstreamFailure(err);
+    if (kind === 'cancelled') return;
+    reachability.failed(kind, (err as { code?: string }).code);
+    const timeout = kind === 'timeout';
+    return answerProxyError(res, target.format, timeout ? 'upstream_timeout' : 'upstream_unreachable', timeout ? PROXY_MESSAGES.timeout : PROXY_MESSAGES.unreachable);
+  }
+  reachability.answered();
+  try {
+    const end = await relayResponse(res, gateway, target.format, deps.hider, abort.signal);
+    deps.logger.debug(
+      { method, path: pathOnly(target.path), status: gateway.statusCode, end, requestId: gateway.headers['request-id'], ms: Math.round(performance.now() - started) },
+      'proxied',
+    );
+  } finally {
+    if (!gateway.body.destroyed && !gateway.body.readableEnded) gateway.body.destroy();
+  }
+}
+
+function pathOnly(path: string): string {
+  const q = path.indexOf('?');
+  return q === -1 ? path : path.slice(0, q);
+}
