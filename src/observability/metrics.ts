@@ -1,0 +1,235 @@
+// The gateway's Prometheus metrics: every metric name lives in this file (grafana/ queries them).
+// Names follow Prometheus conventions (prefix `model_gateway_`, base units, `_total` counters,
+// `_seconds` histograms); the model-specific series carry the meaning of the OpenTelemetry GenAI
+// metrics (request duration, time to first token, time per output token, token usage by type).
+//
+// Labels are bounded: surface, model (catalogue ids, else `other`), customer, status class and a
+// few fixed enums. Never a key, a raw path or a string a client chose.
+//
+// Multi-process: each process keeps its own Registry; every metric declares how it aggregates,
+// so a node:cluster primary can later serve prom-client's AggregatorRegistry.clusterMetrics().
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { TokenUsage } from '../metering/token-usage.js';
+import {
+  REQUEST_DURATION_BUCKETS,
+  TIME_PER_OUTPUT_TOKEN_BUCKETS,
+  TIME_TO_FIRST_TOKEN_BUCKETS,
+  UPSTREAM_HEADERS_BUCKETS,
+} from './buckets.js';
+import { cappedLabel, fixedLabel, runtimeSetLabel } from './label-bounds.js';
+import { CounterFamily, GaugeFamily, HistogramFamily } from './metric-families.js';
+import { RequestSeries } from './request-series.js';
+
+export type Surface = 'messages' | 'chat' | 'models' | 'admin' | 'other';
+export type Outcome = 'ok' | 'client_error' | 'upstream_error' | 'client_cancelled';
+export type UpstreamErrorKind = 'connect' | 'timeout' | 'status' | 'reset' | 'protocol';
+export type RateLimitScope = 'key' | 'customer' | 'auth';
+export type CircuitState = 'closed' | 'open' | 'half_open';
+
+export const SURFACES: readonly Surface[] = ['messages', 'chat', 'models', 'admin', 'other'];
+export const OUTCOMES: readonly Outcome[] = ['ok', 'client_error', 'upstream_error', 'client_cancelled'];
+export const UPSTREAM_ERROR_KINDS: readonly UpstreamErrorKind[] = ['connect', 'timeout', 'status', 'reset', 'protocol'];
+export const AUTH_FAILURE_REASONS = ['missing', 'malformed', 'unknown', 'revoked', 'expired', 'throttled'] as const;
+export const RATE_LIMIT_SCOPES: readonly RateLimitScope[] = ['key', 'customer', 'auth'];
+export const CIRCUIT_STATES: readonly CircuitState[] = ['closed', 'open', 'half_open'];
+export const TOKEN_TYPES = ['input', 'output', 'cache_read', 'cache_write'] as const;
+
+export const METRIC_PREFIX = 'model_gateway_';
+
+/** Every metric name, for the dashboard and its tests. */
+export const METRIC_NAMES = {
+  requests: 'model_gateway_requests_total',
+  requestDuration: 'model_gateway_request_duration_seconds',
+  upstreamTimeToHeaders: 'model_gateway_upstream_time_to_headers_seconds',
+  timeToFirstToken: 'model_gateway_time_to_first_token_seconds',
+  timePerOutputToken: 'model_gateway_time_per_output_token_seconds',
+  tokens: 'model_gateway_tokens_total',
+  inFlight: 'model_gateway_in_flight_requests',
+  openStreams: 'model_gateway_open_streams',
+  upstreamErrors: 'model_gateway_upstream_errors_total',
+  authFailures: 'model_gateway_auth_failures_total',
+  rateLimited: 'model_gateway_rate_limited_requests_total',
+  loadShed: 'model_gateway_load_shed_requests_total',
+  translationWarnings: 'model_gateway_translation_warnings_total',
+  keyCacheLookups: 'model_gateway_key_cache_lookups_total',
+  upstreamRetries: 'model_gateway_upstream_retries_total',
+  circuitBreakerState: 'model_gateway_circuit_breaker_state',
+} as const;
+
+export interface RequestObservation {
+  surface: Surface;
+  /** Catalogue id or `other`; bounded again here. */
+  model: string;
+  /** Customer name or `none`. */
+  customer: string;
+  status: number;
+  outcome: Outcome;
+  durationSec: number;
+  upstreamHeadersSec: number | null;
+  ttftSec: number | null;
+  usage: TokenUsage;
+  streamed: boolean;
+  /** First token → end, for time per output token. */
+  generationSec: number | null;
+}
+
+export interface GatewayMetrics {
+  readonly registry: Registry;
+  requestStarted(surface: Surface): void;
+  requestFinished(o: RequestObservation): void;
+  streamOpened(surface: Surface): void;
+  streamClosed(surface: Surface): void;
+  upstreamError(kind: UpstreamErrorKind): void;
+  /** Bounded set: missing|malformed|unknown|revoked|expired|throttled (else `other`). */
+  authFailure(reason: string): void;
+  rateLimited(surface: Surface, scope: RateLimitScope): void;
+  /** A category such as `ignored_field` or `temperature_clamped`, never a client's field name. */
+  translationWarning(kind: string): void;
+  keyCache(hit: boolean): void;
+  retry(reason: string): void;
+  circuitState(upstream: string, state: CircuitState): void;
+  loadShed(surface: Surface): void;
+  render(): Promise<{ contentType: string; body: string }>;
+}
+
+export interface MetricsOptions {
+  knownModels: () => ReadonlySet<string>;
+  knownCustomers?: () => ReadonlySet<string>;
+  /** Event-loop lag, heap, GC, handles, CPU, memory (prefixed `model_gateway_`). Default true. */
+  collectProcessMetrics?: boolean;
+}
+
+// Caps for label sets learnt at run time (see label-bounds.ts).
+const MAX_CUSTOMERS_WITHOUT_LIST = 1000;
+const MAX_WARNING_KINDS = 32;
+const MAX_RETRY_REASONS = 16;
+const MAX_UPSTREAMS = 16;
+
+export function createMetrics(opts: MetricsOptions): GatewayMetrics {
+  const registry = new Registry();
+  const surfaceOf = fixedLabel(SURFACES);
+
+  const requestFamilies = {
+    requests: new CounterFamily(
+      METRIC_NAMES.requests,
+      'Requests answered, by surface, model, customer, HTTP status class and outcome.',
+      ['surface', 'model', 'customer', 'status_class', 'outcome'],
+    ).registerIn(registry),
+    duration: new HistogramFamily(
+      METRIC_NAMES.requestDuration,
+      'Arrival to last byte sent (GenAI request duration), by surface, model and outcome.',
+      ['surface', 'model', 'outcome'],
+      REQUEST_DURATION_BUCKETS,
+    ).registerIn(registry),
+    upstreamHeaders: new HistogramFamily(
+      METRIC_NAMES.upstreamTimeToHeaders,
+      'Arrival to upstream response headers, by surface and model.',
+      ['surface', 'model'],
+      UPSTREAM_HEADERS_BUCKETS,
+    ).registerIn(registry),
+    ttft: new HistogramFamily(
+      METRIC_NAMES.timeToFirstToken,
+      'Streams: arrival to the first generated token (GenAI time to first token).',
+      ['surface', 'model'],
+      TIME_TO_FIRST_TOKEN_BUCKETS,
+    ).registerIn(registry),
+    tpot: new HistogramFamily(
+      METRIC_NAMES.timePerOutputToken,
+      'Successful streams: generation time per output token after the first (GenAI time per output token).',
+      ['surface', 'model'],
+      TIME_PER_OUTPUT_TOKEN_BUCKETS,
+    ).registerIn(registry),
+    tokens: new CounterFamily(
+      METRIC_NAMES.tokens,
+      'Tokens reported by the upstream, by type (input = uncached input), model and customer.',
+      ['type', 'model', 'customer'],
+    ).registerIn(registry),
+  };
+  const series = new RequestSeries(requestFamilies, {
+    surface: surfaceOf,
+    model: runtimeSetLabel(opts.knownModels, ['other'], 0),
+    customer: runtimeSetLabel(opts.knownCustomers, ['none', 'other'], MAX_CUSTOMERS_WITHOUT_LIST),
+    outcome: fixedLabel(OUTCOMES),
+  });
+
+  const inFlight = new GaugeFamily(METRIC_NAMES.inFlight, 'Requests being handled now, by surface.', ['surface']).registerIn(registry);
+  const openStreams = new GaugeFamily(METRIC_NAMES.openStreams, 'Streamed responses open now, by surface.', ['surface']).registerIn(registry);
+  const inFlightBySurface = childrenOf(SURFACES, (s) => inFlight.child(s));
+  const streamsBySurface = childrenOf(SURFACES, (s) => openStreams.child(s));
+
+  const events = createEventCounters(registry, surfaceOf);
+  if (opts.collectProcessMetrics !== false) collectDefaultMetrics({ register: registry, prefix: METRIC_PREFIX });
+
+  return {
+    registry,
+    requestStarted: (surface) => inFlightBySurface.get(surfaceOf(surface))!.inc(),
+    requestFinished: (o) => {
+      inFlightBySurface.get(surfaceOf(o.surface))!.dec();
+      series.observe(o);
+    },
+    streamOpened: (surface) => streamsBySurface.get(surfaceOf(surface))!.inc(),
+    streamClosed: (surface) => streamsBySurface.get(surfaceOf(surface))!.dec(),
+    ...events,
+    render: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
+  };
+}
+
+type EventMethods = Pick<
+  GatewayMetrics,
+  'upstreamError' | 'authFailure' | 'rateLimited' | 'translationWarning' | 'keyCache' | 'retry' | 'circuitState' | 'loadShed'
+>;
+
+// Rarer events. Fixed label sets are bound up front, so their series exist at zero and rate()
+// sees the first event.
+function createEventCounters(registry: Registry, surfaceOf: (s: string) => string): EventMethods {
+  const counter = (name: string, help: string, labelNames: string[]) => new CounterFamily(name, help, labelNames).registerIn(registry);
+  const upstreamErrors = counter(METRIC_NAMES.upstreamErrors, 'Failed upstream calls, by kind.', ['kind']);
+  const authFailures = counter(METRIC_NAMES.authFailures, 'Requests refused by authentication, by reason.', ['reason']);
+  const rateLimited = counter(METRIC_NAMES.rateLimited, 'Requests refused with 429, by surface and limit scope.', ['surface', 'scope']);
+  const loadShed = counter(METRIC_NAMES.loadShed, 'Requests refused with 503 because too many were in flight.', ['surface']);
+  const warnings = counter(METRIC_NAMES.translationWarnings, 'Changes the translation made to a request, by kind.', ['kind']);
+  const keyCache = counter(METRIC_NAMES.keyCacheLookups, 'Gateway-key cache lookups, by result (hit or miss).', ['result']);
+  const retries = counter(METRIC_NAMES.upstreamRetries, 'Upstream calls retried, by reason.', ['reason']);
+  const circuit = new GaugeFamily(
+    METRIC_NAMES.circuitBreakerState,
+    'Circuit breaker state per upstream: 1 for the current state, 0 for the others.',
+    ['upstream', 'state'],
+    'max',
+  ).registerIn(registry);
+
+  for (const kind of UPSTREAM_ERROR_KINDS) upstreamErrors.child(kind);
+  for (const reason of AUTH_FAILURE_REASONS) authFailures.child(reason);
+  for (const s of SURFACES) {
+    loadShed.child(s);
+    for (const scope of RATE_LIMIT_SCOPES) rateLimited.child(s, scope);
+  }
+  const hit = keyCache.child('hit');
+  const miss = keyCache.child('miss');
+
+  const errorKindOf = fixedLabel(UPSTREAM_ERROR_KINDS);
+  const reasonOf = fixedLabel(AUTH_FAILURE_REASONS);
+  const scopeOf = fixedLabel(RATE_LIMIT_SCOPES);
+  const warningOf = cappedLabel(MAX_WARNING_KINDS);
+  const retryOf = cappedLabel(MAX_RETRY_REASONS);
+  const upstreamOf = cappedLabel(MAX_UPSTREAMS);
+  const stateOf = fixedLabel(CIRCUIT_STATES);
+
+  return {
+    upstreamError: (kind) => upstreamErrors.child(errorKindOf(kind)).inc(),
+    authFailure: (reason) => authFailures.child(reasonOf(reason)).inc(),
+    rateLimited: (surface, scope) => rateLimited.child(surfaceOf(surface), scopeOf(scope)).inc(),
+    loadShed: (surface) => loadShed.child(surfaceOf(surface)).inc(),
+    translationWarning: (kind) => warnings.child(warningOf(kind)).inc(),
+    keyCache: (isHit) => (isHit ? hit : miss).inc(),
+    retry: (reason) => retries.child(retryOf(reason)).inc(),
+    circuitState: (upstream, state) => {
+      const name = upstreamOf(upstream);
+      const current = stateOf(state);
+      for (const s of CIRCUIT_STATES) circuit.child(name, s).set(s === current ? 1 : 0);
+    },
+  };
+}
+
+function childrenOf<C>(values: readonly string[], make: (value: string) => C): Map<string, C> {
+  return new Map(values.map((v) => [v, make(v)]));
+}
