@@ -206,6 +206,7 @@ export async function startSimulator(opts: StartOptions = {}): Promise<Simulator
         server.close(() => resolve());
         server.closeAllConnections();
         for (const s of sockets) s.destroy();
+        sockets.clear();
       });
       return closing;
     },

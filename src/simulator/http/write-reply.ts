@@ -23,13 +23,27 @@ export function resetConnection(res: ServerResponse): void {
   else socket.destroy();
 }
 
+/** Resolves once the headers and everything written so far have left the process. */
+function flushed(res: ServerResponse): Promise<void> {
+  const socket = res.socket;
+  if (!socket || socket.destroyed) return Promise.resolve();
+  res.flushHeaders();
+  // Writes to an HTTP response are corked until the next tick; an empty write completes after them.
+  return new Promise((resolve) => socket.write('', () => setImmediate(resolve)));
+}
+
+/** Resets the connection after what was written so far has been delivered. */
+async function resetAfterFlush(res: ServerResponse): Promise<void> {
+  await flushed(res);
+  resetConnection(res);
+}
+
 const BROKEN_FRAME = 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_del\n\n';
 
 async function strikeMidStream(ctx: WriteContext, fault: LateFault): Promise<void> {
   switch (fault.kind) {
     case 'reset-mid-stream':
-      resetConnection(ctx.res);
-      return;
+      return resetAfterFlush(ctx.res);
     case 'stall-mid-stream':
       await ctx.scope.untilClosed();
       return;
@@ -85,6 +99,6 @@ export async function writeJson(ctx: WriteContext, body: string, outputTokens: n
   }
   // reset or stall part-way through the body
   res.write(half);
-  if (fault.kind === 'reset-mid-stream') resetConnection(res);
+  if (fault.kind === 'reset-mid-stream') await resetAfterFlush(res);
   else await scope.untilClosed();
 }
