@@ -1,0 +1,73 @@
+// @ts-check
+// A stacked bar chart as inline SVG: one bar per day, one segment per series (a model). No library, no
+// network; the table beside it carries the same numbers for screen readers.
+
+const SVG = 'http://www.w3.org/2000/svg';
+export const PALETTE = ['#1f4e8c', '#d9822b', '#2e8b57', '#8e44ad', '#c0392b', '#16a085', '#7f8c8d', '#b7950b'];
+
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number>} attrs
+ * @param {string} [text]
+ */
+function el(tag, attrs, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** A round upper bound for the axis: 1, 2 or 5 times a power of ten. @param {number} max */
+export function niceCeiling(max) {
+  if (max <= 0) return 1;
+  const power = 10 ** Math.floor(Math.log10(max));
+  return ([1, 2, 5, 10].map((m) => m * power).find((v) => v >= max) ?? 10 * power);
+}
+
+/** @param {number} n */
+function short(n) {
+  if (n >= 1e9) return `${+(n / 1e9).toFixed(1)}G`;
+  if (n >= 1e6) return `${+(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e3) return `${+(n / 1e3).toFixed(1)}k`;
+  return String(n);
+}
+
+/**
+ * @param {{ title: string, days: string[], series: Array<{ name: string, values: number[] }> }} data
+ * @returns {SVGSVGElement}
+ */
+export function stackedBarChart({ title, days, series }) {
+  const width = 720;
+  const height = 260;
+  const pad = { top: 12, right: 8, bottom: 36, left: 48 };
+  const plotW = width - pad.left - pad.right;
+  const plotH = height - pad.top - pad.bottom;
+  const totals = days.map((_, i) => series.reduce((sum, s) => sum + s.values[i], 0));
+  const top = niceCeiling(Math.max(0, ...totals));
+  const slot = plotW / Math.max(1, days.length);
+  const barW = Math.max(1, Math.min(32, slot * 0.7));
+  const y = (/** @type {number} */ v) => pad.top + plotH - (v / top) * plotH;
+
+  const svg = /** @type {SVGSVGElement} */ (el('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', class: 'chart' }));
+  svg.append(el('title', {}, title));
+  for (let i = 0; i <= 4; i++) {
+    const v = (top / 4) * i;
+    svg.append(el('line', { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: 'grid' }));
+    svg.append(el('text', { x: pad.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, short(v)));
+  }
+  const labelEvery = Math.ceil(days.length / 8);
+  days.forEach((day, i) => {
+    const x = pad.left + slot * i + (slot - barW) / 2;
+    let base = 0;
+    series.forEach((s, k) => {
+      const v = s.values[i];
+      if (v <= 0) return;
+      const rect = el('rect', { x, y: y(base + v), width: barW, height: y(base) - y(base + v), fill: PALETTE[k % PALETTE.length] });
+      rect.append(el('title', {}, `${day} · ${s.name}: ${v}`));
+      svg.append(rect);
+      base += v;
+    });
+    if (i % labelEvery === 0) svg.append(el('text', { x: x + barW / 2, y: height - pad.bottom + 16, 'text-anchor': 'middle', class: 'axis' }, day.slice(5)));
+  });
+  return svg;
+}

@@ -1,0 +1,50 @@
+// @ts-check
+// The parts around every page: the top bar (who is signed in, sign out), the customer header with its tabs.
+import { byId, h, replace } from './dom.js';
+
+/**
+ * @param {import('./app.js').Me | null} me
+ * @param {() => void} onSignOut
+ */
+export function renderTopbar(me, onSignOut) {
+  const bar = byId('topbar');
+  bar.hidden = me === null;
+  if (me === null) return replace(bar);
+  const who = me.role === 'operator' ? 'Operator' : `${me.email} · ${me.customer?.name ?? ''}`;
+  replace(
+    bar,
+    h('a', { class: 'brand', href: '/dashboard' }, h('img', { src: '/dashboard/assets/favicon.svg', alt: '', width: 24, height: 24 }), 'model-gateway'),
+    me.role === 'operator' ? h('nav', { 'aria-label': 'Main' }, h('a', { href: '/dashboard/customers' }, 'Customers')) : null,
+    h('span', { class: 'who' }, who),
+    h('button', { type: 'button', class: 'secondary', onclick: onSignOut }, 'Sign out'),
+  );
+}
+
+/**
+ * The heading of a customer's pages: breadcrumb, name, and the tabs the signed-in role may use.
+ * @param {import('./app.js').PageContext} ctx
+ * @param {{ id: string, name: string }} customer
+ * @param {'keys' | 'usage' | 'users'} current
+ * @param {string} title
+ */
+export function customerHeader(ctx, customer, current, title) {
+  const base = `/dashboard/customers/${encodeURIComponent(customer.id)}`;
+  const tabs = /** @type {Array<['keys' | 'usage' | 'users', string]>} */ ([
+    ['keys', 'API Keys'],
+    ['usage', 'Usage'],
+  ]);
+  if (ctx.me.role === 'operator') tabs.push(['users', 'Users']);
+  return h(
+    'div',
+    { class: 'page-head' },
+    ctx.me.role === 'operator'
+      ? h('nav', { 'aria-label': 'Breadcrumb', class: 'breadcrumb' }, h('a', { href: '/dashboard/customers' }, 'Customers'), h('span', { 'aria-hidden': 'true' }, ' › '), customer.name)
+      : null,
+    h('h1', { tabindex: -1 }, `${customer.name} › ${title}`),
+    h(
+      'nav',
+      { class: 'tabs', 'aria-label': 'Customer' },
+      tabs.map(([key, label]) => h('a', { href: `${base}/${key}`, 'aria-current': key === current ? 'page' : false }, label)),
+    ),
+  );
+}
