@@ -1,0 +1,21 @@
+// What a stream translator emits, before it becomes SSE bytes.
+
+export type Frame =
+  /** `data: <json>\n\n`; json is already serialised. */
+  | { kind: 'data'; json: string }
+  /** `: <text>\n\n`, a comment: keeps the connection alive (e.g. the provider's ping). */
+  | { kind: 'comment'; text: string }
+  /** `data: [DONE]\n\n`, the chat-completions end marker. */
+  | { kind: 'done' };
+
+export function frameText(frame: Frame): string {
+  switch (frame.kind) {
+    case 'data':
+      return `data: ${frame.json}\n\n`;
+    case 'comment':
+      // A line break inside a comment would start a new field: flatten it.
+      return `: ${frame.text.replace(/[\r\n]/g, ' ')}\n\n`;
+    case 'done':
+      return 'data: [DONE]\n\n';
+  }
+}
