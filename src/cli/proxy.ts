@@ -34,6 +34,7 @@ export async function runProxy(argv: string[]): Promise<number> {
     process.stderr.write(`model-gateway proxy: WARNING: listening on ${args.host}, beyond this machine: anyone who can reach port ${proxy.port} spends this key\n`);
   }
   process.stdout.write(`${readyLine(proxy.url)}\n`);
+  void proxy.check();
   const signal = await new Promise<string>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));

@@ -8,6 +8,8 @@ import { createHttpServer, drain, listen } from '../server.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { createProxyHandler } from './handler.js';
 import { GatewayHostHider } from './host-hider.js';
+import type { ProbeResult } from './probe.js';
+import { probeGateway } from './probe.js';
 import { proxyBaseUrl } from './ready-line.js';
 
 export interface ProxySettings {
@@ -44,6 +46,8 @@ export interface RunningProxy {
   readonly url: string;
   readonly port: number;
   readonly host: string;
+  /** Asks the gateway once whether it answers and accepts the key, and logs the outcome. */
+  check(): Promise<ProbeResult>;
   /** Stops accepting, lets requests in flight finish within the grace period, closes the pool. */
   close(): Promise<void>;
 }
@@ -74,6 +78,7 @@ export async function startProxy(settings: ProxySettings, logger: Logger, tuning
     url,
     port: address.port,
     host: settings.host,
+    check: () => probeGateway(client, settings.gatewayKey, logger),
     close() {
       closing ??= (async () => {
         const clean = await drain(server, lifecycle, t.shutdownGraceMs);
