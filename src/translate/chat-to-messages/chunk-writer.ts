@@ -1,0 +1,50 @@
+// Serialises chat.completion.chunk objects for one stream. Every chunk shares id, created and model,
+// so the envelope is built once and each chunk is `head + delta + tail`: only the delta's strings go
+// through JSON.stringify. bench/micro/chat-chunk.ts measured this against JSON.stringify of the whole
+// chunk and fast-json-stringify with a schema; this was the fastest of the three.
+
+import type { CompletionUsage, FinishReason } from '../../wire/openai.js';
+
+export class ChunkWriter {
+  private readonly head: string;
+  private readonly envelope: string;
+
+  constructor(id: string, created: number, model: string) {
+    this.envelope = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)}`;
+    this.head = `${this.envelope},"choices":[{"index":0,"delta":`;
+  }
+
+  private chunk(delta: string, finish: FinishReason | null = null): string {
+    return `${this.head}${delta},"logprobs":null,"finish_reason":${finish === null ? 'null' : `"${finish}"`}}]}`;
+  }
+
+  role(): string {
+    return this.chunk('{"role":"assistant","content":""}');
+  }
+
+  content(text: string): string {
+    return this.chunk(`{"content":${JSON.stringify(text)}}`);
+  }
+
+  reasoning(text: string): string {
+    return this.chunk(`{"reasoning_content":${JSON.stringify(text)}}`);
+  }
+
+  toolStart(index: number, id: string, name: string): string {
+    return this.chunk(
+      `{"tool_calls":[{"index":${index},"id":${JSON.stringify(id)},"type":"function","function":{"name":${JSON.stringify(name)},"arguments":""}}]}`,
+    );
+  }
+
+  toolArguments(index: number, piece: string): string {
+    return this.chunk(`{"tool_calls":[{"index":${index},"function":{"arguments":${JSON.stringify(piece)}}}]}`);
+  }
+
+  finish(reason: FinishReason): string {
+    return this.chunk('{}', reason);
+  }
+
+  usage(usage: CompletionUsage): string {
+    return `${this.envelope},"choices":[],"usage":${JSON.stringify(usage)}}`;
+  }
+}
