@@ -63,16 +63,27 @@ function tokenDelay(ctx: WriteContext, tokens: number): number {
   return ctx.tokensPerSecond > 0 ? (tokens * 1000) / ctx.tokensPerSecond : 0;
 }
 
+/** Unpaced streams are written in batches of whole events up to this size: one chunk, one syscall. */
+const BATCH_BYTES = 16 * 1024;
+
 export async function writeStream(ctx: WriteContext, frames: readonly SseFrame[]): Promise<void> {
   const { res, scope, fault } = ctx;
   res.writeHead(200, { ...baseHeaders(ctx.requestId), ...STREAM_HEADERS });
+  const paced = ctx.tokensPerSecond > 0;
+  let batch = '';
   for (let i = 0; i < frames.length; i++) {
-    if (fault !== null && i === fault.afterEvents) return strikeMidStream(ctx, fault);
+    if (fault !== null && i === fault.afterEvents) break;
+    batch += frames[i].text;
+    // Paced, every event goes out on its own; unpaced, whole events are gathered up to BATCH_BYTES.
+    if (!paced && batch.length < BATCH_BYTES && i < frames.length - 1) continue;
     if (scope.closed) return;
-    if (!res.write(frames[i].text) && !(await scope.drained())) return;
+    const ok = res.write(batch);
+    batch = '';
+    if (!ok && !(await scope.drained())) return;
     const delay = tokenDelay(ctx, frames[i].tokens);
     if (delay > 0 && !(await scope.sleep(delay))) return;
   }
+  if (batch !== '' && !scope.closed) res.write(batch);
   if (fault !== null) return strikeMidStream(ctx, fault);
   res.end();
 }

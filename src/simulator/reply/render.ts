@@ -63,18 +63,29 @@ function startBlock(b: ReplyBlock): ContentBlock {
   }
 }
 
-function blockFrames(b: ReplyBlock, index: number, out: SseFrame[]): void {
-  const delta = (d: ContentDelta, tokens: number): void => {
-    out.push(frame({ type: 'content_block_delta', index, delta: d }, tokens));
+type DeltaType = ContentDelta['type'];
+type DeltaField = 'text' | 'thinking' | 'signature' | 'partial_json';
+
+/**
+ * Deltas are most of a stream's frames: built from a fixed template and one JSON-escaped string,
+ * the same bytes JSON.stringify gives for the whole event, at a fraction of the cost.
+ */
+function deltaFrame(index: number, type: DeltaType, field: DeltaField, value: string, tokens: number): SseFrame {
+  return {
+    text: `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":"${type}","${field}":${JSON.stringify(value)}}}\n\n`,
+    tokens,
   };
+}
+
+function blockFrames(b: ReplyBlock, index: number, out: SseFrame[]): void {
   if (b.type === 'text') {
-    for (const text of b.deltas) delta({ type: 'text_delta', text }, 1);
+    for (const text of b.deltas) out.push(deltaFrame(index, 'text_delta', 'text', text, 1));
   } else if (b.type === 'thinking') {
-    for (const thinking of b.deltas) delta({ type: 'thinking_delta', thinking }, 1);
-    delta({ type: 'signature_delta', signature: b.signature }, 0);
+    for (const thinking of b.deltas) out.push(deltaFrame(index, 'thinking_delta', 'thinking', thinking, 1));
+    out.push(deltaFrame(index, 'signature_delta', 'signature', b.signature, 0));
   } else {
-    delta({ type: 'input_json_delta', partial_json: '' }, 0);
-    for (const partial_json of b.pieces) delta({ type: 'input_json_delta', partial_json }, 1);
+    out.push(deltaFrame(index, 'input_json_delta', 'partial_json', '', 0));
+    for (const piece of b.pieces) out.push(deltaFrame(index, 'input_json_delta', 'partial_json', piece, 1));
     // A tool call cut by max_tokens ends without content_block_stop, as the provider's does.
     if (!b.complete) return;
   }

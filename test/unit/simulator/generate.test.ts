@@ -189,3 +189,14 @@ t.test('schema examples', async (t) => {
   });
   t.same(exampleInput({ type: 'object', properties: { nested: { type: 'object', properties: { ok: { type: 'boolean' } } } } }), { nested: { ok: true } });
 });
+
+t.test('every frame is "event: <type>" and the exact JSON.stringify of its event', async (t) => {
+  const request = req({ max_tokens: 2000, thinking: { type: 'enabled', budget_tokens: 1024 }, tools: [WEATHER], messages: [{ role: 'user', content: 'Quote "this" \\ and\nthat é 😀' }] });
+  for (const f of toFrames(generateReply(request, { replyTokens: 12 }, fixedIds), 'msg_1', request.model)) {
+    const m = /^event: ([a-z_]+)\ndata: (.*)\n\n$/s.exec(f.text);
+    t.ok(m, f.text);
+    const event = JSON.parse(m![2]) as StreamEvent;
+    t.equal(m![1], event.type);
+    t.equal(m![2], JSON.stringify(event));
+  }
+});
