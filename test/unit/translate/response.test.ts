@@ -133,3 +133,24 @@ t.test('usage counts cache reads and writes in the prompt', async (t) => {
     completion_tokens_details: { reasoning_tokens: 4 },
   });
 });
+
+t.test('every recorded provider response translates consistently', async (t) => {
+  const { fixture } = await import('../sse/fixture-data.js');
+  const recordings = JSON.parse(fixture('anthropic-http-recording-tool-runner.json').toString('utf8')) as Array<{ response: Message }>;
+  t.ok(recordings.length >= 10);
+  for (const { response } of recordings) {
+    const { completion, warnings } = translateMessageToCompletion(response, ctx);
+    const choice = completion.choices[0]!;
+    const uses = response.content.filter((b) => b.type === 'tool_use') as Array<{ id: string; name: string; input: unknown }>;
+    const texts = response.content.filter((b) => b.type === 'text') as Array<{ text: string }>;
+    t.equal(choice.message.content, texts.length ? texts.map((b) => b.text).join('') : null);
+    t.same(
+      choice.message.tool_calls?.map((c) => [c.id, c.function.name, JSON.parse(c.function.arguments)]),
+      uses.length ? uses.map((u) => [u.id, u.name, u.input]) : undefined,
+    );
+    t.equal(choice.finish_reason, response.stop_reason === 'tool_use' ? 'tool_calls' : 'stop');
+    const u = response.usage;
+    t.equal(completion.usage.prompt_tokens, u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0));
+    t.same(warnings, []);
+  }
+});
