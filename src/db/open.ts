@@ -1,6 +1,6 @@
 // Opens the embedded SQLite database: WAL (readers never block the writer, so the CLI works beside a
 // running server), a busy timeout for the moments two writers meet, foreign keys on, schema migrated.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { parseDatabaseUrl } from './database-url.js';
@@ -16,7 +16,7 @@ export function openDatabase(databaseUrl: string): Db {
   if (target.kind === 'postgres') throw new DatabaseError('PostgreSQL support is not built yet');
   let db: Db | undefined;
   try {
-    if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
+    if (target.path !== ':memory:') ensureFolder(dirname(target.path));
     db = new Database(target.path);
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     enableWal(db);
@@ -47,6 +47,17 @@ function enableWal(db: Db): void {
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
     }
   }
+}
+
+/**
+ * mkdir -p, one level at a time: Node's own recursive mkdir never returns for some paths (under /proc it
+ * retries ENOENT forever), and a database folder that cannot be made must fail with a reason.
+ */
+function ensureFolder(dir: string): void {
+  if (existsSync(dir)) return;
+  const parent = dirname(dir);
+  if (parent !== dir) ensureFolder(parent);
+  mkdirSync(dir);
 }
 
 function oneLine(err: unknown): string {

@@ -15,10 +15,13 @@ function positiveInteger(label: string, value: number | null | undefined): numbe
   return value;
 }
 
+/** A date, or a date and time with an optional zone (without one, JavaScript reads the time as local). */
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
 /** Normalises to a full ISO-8601 UTC string; rejects dates that do not parse or are already past. */
 function expiry(value: string | null | undefined, now: number): string | null {
   if (value === undefined || value === null) return null;
-  const ms = Date.parse(value);
+  const ms = ISO_8601.test(value) ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(ms)) throw new KeyStoreError(`expiry "${value}" is not an ISO-8601 date`);
   if (ms <= now) throw new KeyStoreError(`expiry ${new Date(ms).toISOString()} is in the past`);
   return new Date(ms).toISOString();

@@ -3,6 +3,7 @@ import { openDatabase } from '../../../src/db/open.js';
 import { SqliteUsageStore } from '../../../src/metering/sqlite-usage-store.js';
 import type { UsageQuery, UsageRecord, UsageStore } from '../../../src/metering/usage-store.js';
 import { UsageWriter, type UsageWriterOptions } from '../../../src/metering/usage-writer.js';
+import { waitFor } from '../../helpers/wait.js';
 import { usageRecord } from './fixtures/usage-record.js';
 
 /** The real SQLite store, with a switch that makes writes fail (a full disk, a locked file) and a log of batches. */
@@ -38,9 +39,6 @@ function setup(t: Test, opts: UsageWriterOptions = {}) {
 
 const records = (n: number) => Array.from({ length: n }, (_, i) => usageRecord({ requestId: `req_${i}` }));
 
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 5));
-}
 
 t.test('flush writes in batches of at most maxBatch', async (t) => {
   const { store, writer, stored } = setup(t, { maxBatch: 3 });
@@ -56,14 +54,14 @@ t.test('a full batch is written without waiting for the timer', async (t) => {
   const { writer, stored } = setup(t, { maxBatch: 5 });
   for (const r of records(5)) writer.record(r);
   t.equal(writer.pending, 5, 'record itself never writes');
-  await eventually(async () => (await stored()) === 5);
+  await waitFor(async () => (await stored()) === 5, 5000, 5);
   t.equal(writer.pending, 0);
 });
 
 t.test('the timer flushes a partial batch', async (t) => {
   const { writer, stored } = setup(t, { flushMs: 10 });
   writer.record(usageRecord());
-  await eventually(async () => (await stored()) === 1);
+  await waitFor(async () => (await stored()) === 1, 5000, 5);
   t.pass('written by the timer');
 });
 

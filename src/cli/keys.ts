@@ -1,0 +1,111 @@
+// `model-gateway keys create|list|revoke`: key management from the command line, safe beside a running server
+// (SQLite in WAL mode; a running server sees a revocation at its next key refresh, within a second by default).
+import { withDatabase } from '../db/with-database.js';
+import { KEY_TAG, parseKey } from '../keys/key-format.js';
+import type { KeyRecord, KeyStore } from '../keys/key-store.js';
+import { SqliteKeyStore } from '../keys/sqlite-key-store.js';
+import { ArgError, parseCommandArgs, positiveIntegerArg, processIo, runCommand, type CliIo } from './args.js';
+import { formatTable, json, shortTime } from './output.js';
+
+export interface KeysEnv {
+  databaseUrl: string;
+}
+
+const USAGE = {
+  create: 'keys create --customer <name> [--name <label>] [--expires <ISO-8601>] [--models <id,id>] [--rpm N] [--tpm N] [--json]',
+  list: 'keys list [--customer <name>] [--json]',
+  revoke: 'keys revoke <id>',
+};
+
+type Subcommand = (argv: string[], store: KeyStore, io: CliIo) => Promise<number>;
+
+const SUBCOMMANDS: Record<string, Subcommand> = { create, list, revoke };
+
+export async function runKeys(argv: string[], env: KeysEnv, io: CliIo = processIo): Promise<number> {
+  return runCommand(io, 'keys', async () => {
+    const [name, ...rest] = argv;
+    const sub = name === undefined ? undefined : SUBCOMMANDS[name];
+    if (sub === undefined) throw new ArgError(`expected create, list or revoke (usage: ${Object.values(USAGE).join(' | ')})`);
+    return withDatabase(env.databaseUrl, (db) => sub(rest, new SqliteKeyStore(db), io));
+  });
+}
+
+async function create(argv: string[], store: KeyStore, io: CliIo): Promise<number> {
+  const { values } = parseCommandArgs(
+    argv,
+    {
+      customer: { type: 'string' },
+      name: { type: 'string' },
+      expires: { type: 'string' },
+      models: { type: 'string' },
+      rpm: { type: 'string' },
+      tpm: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    USAGE.create,
+  );
+  if (values.customer === undefined) throw new ArgError(`--customer is required (usage: ${USAGE.create})`);
+  const { record, key } = await store.createKey({
+    customerName: values.customer,
+    name: values.name ?? null,
+    expiresAt: values.expires ?? null,
+    allowedModels: values.models === undefined ? null : values.models.split(','),
+    rpm: positiveIntegerArg('rpm', values.rpm) ?? null,
+    tpm: positiveIntegerArg('tpm', values.tpm) ?? null,
+  });
+  io.out(values.json ? json({ ...record, key, customer: record.customerName }) : `${key}\n`);
+  return 0;
+}
+
+async function list(argv: string[], store: KeyStore, io: CliIo): Promise<number> {
+  const { values } = parseCommandArgs(argv, { customer: { type: 'string' }, json: { type: 'boolean' } }, USAGE.list);
+  let customerId: string | undefined;
+  if (values.customer !== undefined) {
+    const customer = await store.getCustomerByName(values.customer);
+    if (customer === null) throw new Error(`no customer named "${values.customer}"`);
+    customerId = customer.id;
+  }
+  const keys = await store.listKeys({ customerId });
+  io.out(values.json ? json(keys) : keyTable(keys, Date.now()));
+  return 0;
+}
+
+async function revoke(argv: string[], store: KeyStore, io: CliIo): Promise<number> {
+  const { positionals } = parseCommandArgs(argv, {}, USAGE.revoke, true);
+  if (positionals.length !== 1) throw new ArgError(`expected one key id (usage: ${USAGE.revoke})`);
+  const id = keyIdOf(positionals[0]);
+  const existing = await store.getKey(id);
+  if (existing === null) throw new Error(`no key with id "${id}"`);
+  if (await store.revokeKey(id)) io.out(`revoked ${id}\n`);
+  else io.out(`${id} was already revoked\n`);
+  return 0;
+}
+
+/** Accepts the id, the displayed prefix (mgw_<id>) or, pasted by mistake, the whole key (never echoed). */
+function keyIdOf(arg: string): string {
+  const parsed = parseKey(arg);
+  if (parsed !== null) return parsed.publicId;
+  return arg.startsWith(`${KEY_TAG}_`) ? arg.slice(KEY_TAG.length + 1) : arg;
+}
+
+function statusOf(key: KeyRecord, now: number): string {
+  if (key.status === 'active' && key.expiresAt !== null && Date.parse(key.expiresAt) <= now) return 'expired';
+  return key.status;
+}
+
+function keyTable(keys: KeyRecord[], now: number): string {
+  if (keys.length === 0) return 'no keys\n';
+  return formatTable(
+    ['ID', 'PREFIX', 'NAME', 'CUSTOMER', 'CREATED', 'LAST USED', 'EXPIRES', 'STATUS'],
+    keys.map((k) => [
+      k.id,
+      k.prefix,
+      k.name ?? '-',
+      k.customerName,
+      shortTime(k.createdAt),
+      shortTime(k.lastUsedAt),
+      shortTime(k.expiresAt),
+      statusOf(k, now),
+    ]),
+  );
+}
