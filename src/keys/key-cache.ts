@@ -90,6 +90,7 @@ export class KeyCache {
 
   /** Loads every key, then keeps polling for changes. Rejects when the store cannot be read. */
   async start(): Promise<void> {
+    if (this.timers.length > 0) return;
     await this.refresh();
     this.timers.push(
       setInterval(() => this.refresh().catch((err) => this.report(err, 'refresh')), this.refreshMs).unref(),
