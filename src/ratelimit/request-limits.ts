@@ -1,0 +1,37 @@
+// What a request is measured against: the customer's configured limits, and how many tokens it
+// reserves before the upstream says what it really used.
+import type { CatalogModel } from '../catalog/model.js';
+import type { Limits } from './limiter.js';
+
+/** Customer name → limits; `*` applies to every customer without an entry of its own. */
+export type CustomerLimitTable = Readonly<Record<string, Limits>>;
+
+export const ANY_CUSTOMER = '*';
+
+export function customerLimitsLookup(table: CustomerLimitTable): (customerName: string) => Limits | null {
+  const byName = new Map(Object.entries(table).filter(([name]) => name !== ANY_CUSTOMER));
+  const fallback = Object.hasOwn(table, ANY_CUSTOMER) ? (table[ANY_CUSTOMER] as Limits) : null;
+  if (byName.size === 0) return () => fallback;
+  return (name) => byName.get(name) ?? fallback;
+}
+
+/**
+ * The output budget the request asked for: `max_tokens` (chat: `max_completion_tokens` first), else
+ * the model's default on the chat surface, which sends it; count_tokens and invalid values reserve 0.
+ */
+export function reservedTokens(body: Record<string, unknown>, surface: 'messages' | 'chat', model: CatalogModel): number {
+  if (surface === 'chat') {
+    const chosen = countOf(body.max_completion_tokens) ?? countOf(body.max_tokens);
+    return chosen ?? model.defaultMaxTokens;
+  }
+  return countOf(body.max_tokens) ?? 0;
+}
+
+function countOf(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : null;
+}
+
+/** What settles a reservation: every input token (cached or not) plus the output. */
+export function usedTokens(u: { input: number; output: number; cacheRead: number; cacheWrite: number }): number {
+  return u.input + u.cacheRead + u.cacheWrite + u.output;
+}

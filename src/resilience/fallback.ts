@@ -1,0 +1,49 @@
+// Fallback models: when a model keeps answering with a transient failure (overloaded, rate limited)
+// the catalogue may name others to try in order; the request is re-addressed to the next one the
+// key may use.
+import type { CatalogModel } from '../catalog/model.js';
+import type { UpstreamRequest } from '../upstream/client.js';
+
+export interface ModelLookup {
+  resolve(name: string): CatalogModel | null;
+}
+
+/** The models to try after `model`, in catalogue order: known, allowed for the key, each once. */
+export function fallbacksOf(model: CatalogModel, catalogue: ModelLookup, allowed: ReadonlySet<string> | null): CatalogModel[] {
+  const out: CatalogModel[] = [];
+  const seen = new Set([model.id]);
+  for (const name of model.fallbacks) {
+    const next = catalogue.resolve(name);
+    if (next === null || seen.has(next.id) || (allowed !== null && !allowed.has(next.id))) continue;
+    seen.add(next.id);
+    out.push(next);
+  }
+  return out;
+}
+
+/**
+ * The same request for another model: `model` replaced, and the sampling fields the new model does
+ * not accept left out (the provider would refuse them). Null when the body is not a JSON object.
+ */
+export function readdressed(request: UpstreamRequest, model: CatalogModel): UpstreamRequest | null {
+  const raw = request.body;
+  if (!isReplayable(raw) || raw === undefined) return null;
+  let body: unknown;
+  try {
+    body = JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  const fields = body as Record<string, unknown>;
+  fields.model = model.id;
+  if (!model.accepts.temperature) delete fields.temperature;
+  if (!model.accepts.topP) delete fields.top_p;
+  if (!model.accepts.topK) delete fields.top_k;
+  return { ...request, body: JSON.stringify(fields) };
+}
+
+/** A body held in memory can be sent again; a stream cannot. */
+export function isReplayable(body: UpstreamRequest['body']): body is Buffer | string | undefined {
+  return body === undefined || typeof body === 'string' || Buffer.isBuffer(body);
+}

@@ -1,0 +1,41 @@
+import t from 'tap';
+import { addressGroup, AuthThrottle } from '../../../src/ratelimit/auth-throttle.js';
+
+t.test('an address is blocked after its failures per minute, and only that address', async (t) => {
+  let now = 0;
+  const throttle = new AuthThrottle(3, () => now);
+  t.equal(throttle.blockedFor('10.0.0.1'), 0);
+  for (let i = 0; i < 3; i++) throttle.failed('10.0.0.1');
+  t.equal(throttle.blockedFor('10.0.0.1'), 20_000);
+  t.equal(throttle.blockedFor('10.0.0.2'), 0);
+  throttle.failed('10.0.0.1');
+  t.equal(throttle.blockedFor('10.0.0.1'), 20_000, 'failing while blocked does not extend the wait beyond empty');
+  now += 20_000;
+  t.equal(throttle.blockedFor('10.0.0.1'), 0);
+});
+
+t.test('recovered addresses are swept', async (t) => {
+  let now = 0;
+  const throttle = new AuthThrottle(3, () => now);
+  throttle.failed('10.0.0.1');
+  throttle.failed('2001:db8::1');
+  t.equal(throttle.size, 2);
+  now += 60_000;
+  throttle.sweep();
+  t.equal(throttle.size, 0);
+});
+
+t.test('addressGroup', async (t) => {
+  const cases: Array<[string | undefined, string]> = [
+    [undefined, 'unknown'],
+    ['', 'unknown'],
+    ['127.0.0.1', '127.0.0.1'],
+    ['::ffff:10.1.2.3', '10.1.2.3'],
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2'],
+    ['2001:db8:1:2::9', '2001:db8:1:2'],
+    ['2001:db8::1', '2001:db8:0:0'],
+    ['::1', '0:0:0:0'],
+    ['fe80::1%eth0', 'fe80:0:0:0'],
+  ];
+  for (const [input, group] of cases) t.equal(addressGroup(input), group, String(input));
+});
