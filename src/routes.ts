@@ -5,6 +5,7 @@ import { compose } from './pipeline/compose.js';
 import { ANTHROPIC } from './providers/anthropic/provider.js';
 import type { Runtime } from './runtime.js';
 import { authStage } from './stages/auth.js';
+import { authThrottleStage } from './stages/auth-throttle.js';
 import { callUpstreamStage } from './stages/call-upstream.js';
 import { chatRespondStage } from './stages/chat/respond.js';
 import { translateRequestStage } from './stages/chat/translate-request.js';
@@ -13,8 +14,10 @@ import { prepareForwardStage } from './stages/messages/prepare-forward.js';
 import { messagesRespondStage } from './stages/messages/respond.js';
 import { listModelsStage } from './stages/models/list-models.js';
 import { observeStage } from './stages/observe.js';
+import { limitMessagesStage } from './stages/limit-messages.js';
 import { healthzStage, metricsStage, readyzStage } from './stages/ops/health.js';
 import { parseJsonStage } from './stages/parse-json.js';
+import { rateLimitStage } from './stages/rate-limit.js';
 import { readBodyStage } from './stages/read-body.js';
 import { requestIdStage } from './stages/request-id.js';
 import { resolveModelStage } from './stages/resolve-model.js';
@@ -31,9 +34,12 @@ export const CHAT_PREFIX = '/gateway/openai/v1';
 
 export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] {
   const front = (info: RouteInfo): Stage[] => [requestIdStage(rt), observeStage(rt), errorBoundaryStage(rt)];
-  const messagesAuth = authStage(rt, { acceptXApiKey: true });
-  const chatAuth = authStage(rt, { acceptXApiKey: false });
-  const modelRequest = [readBodyStage(rt), parseJsonStage(rt), resolveModelStage(rt)];
+  // Failed authentications are throttled per client address before the key is looked at.
+  const throttle = authThrottleStage(rt);
+  const guarded = (auth: Stage): Stage[] => (throttle === null ? [auth] : [throttle, auth]);
+  const messagesAuth = guarded(authStage(rt, { acceptXApiKey: true }));
+  const chatAuth = guarded(authStage(rt, { acceptXApiKey: false }));
+  const modelRequest = [readBodyStage(rt), parseJsonStage(rt), limitMessagesStage(rt), resolveModelStage(rt), rateLimitStage(rt)];
 
   const route = (method: Route['method'], path: string, info: RouteInfo, stages: (info: RouteInfo) => Stage[]): Route => ({
     method,
@@ -44,7 +50,7 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
   const messagesForward = (name: string, upstreamPath: string): Route =>
     route('POST', MESSAGES_PREFIX + name, { name: MESSAGES_PREFIX + name, surface: 'messages', errorFormat: 'messages' }, (info) => [
       ...front(info),
-      messagesAuth,
+      ...messagesAuth,
       ...modelRequest,
       prepareForwardStage(rt, upstreamPath),
       callUpstreamStage(rt),
@@ -56,12 +62,12 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
     messagesForward('/messages/count_tokens', ANTHROPIC.countTokensPath),
     route('GET', `${MESSAGES_PREFIX}/models`, { name: `${MESSAGES_PREFIX}/models`, surface: 'models', errorFormat: 'messages' }, (info) => [
       ...front(info),
-      messagesAuth,
+      ...messagesAuth,
       listModelsStage(rt, 'provider'),
     ]),
     route('POST', `${CHAT_PREFIX}/chat/completions`, { name: `${CHAT_PREFIX}/chat/completions`, surface: 'chat', errorFormat: 'chat' }, (info) => [
       ...front(info),
-      chatAuth,
+      ...chatAuth,
       ...modelRequest,
       translateRequestStage(rt),
       callUpstreamStage(rt),
@@ -69,7 +75,7 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
     ]),
     route('GET', `${CHAT_PREFIX}/models`, { name: `${CHAT_PREFIX}/models`, surface: 'models', errorFormat: 'chat' }, (info) => [
       ...front(info),
-      chatAuth,
+      ...chatAuth,
       listModelsStage(rt, 'openai'),
     ]),
     route('GET', '/healthz', { name: '/healthz', surface: 'other', errorFormat: 'chat' }, () => [requestIdStage(rt), healthzStage]),

@@ -1,30 +1,54 @@
-// Sends the prepared request upstream. Failures before the response headers become the error
-// table's 502/504; the provider refusing the gateway's own credential becomes a 502, never a 401.
+// Sends the prepared request upstream through the resilient caller (retries, fallbacks, circuit
+// breaker: src/resilience). Failures before the response headers become the error table's 502/504,
+// an open circuit a 503; the provider refusing the gateway's own credential becomes a 502, never a 401.
 import { GatewayError } from '../errors/codes.js';
 import type { Stage } from '../pipeline/compose.js';
+import { ANTHROPIC } from '../providers/anthropic/provider.js';
+import { retryAfterSeconds } from '../ratelimit/headers.js';
+import { resilienceOf } from '../resilience/services.js';
 import type { Runtime } from '../runtime.js';
-import { classifyUpstreamFailure, upstreamFailureError } from '../upstream/client.js';
+import { upstreamFailureError } from '../upstream/client.js';
+import type { UpstreamResponse } from '../upstream/client.js';
+
+export const SERVED_MODEL_HEADER = 'x-gateway-model';
 
 export function callUpstreamStage(rt: Runtime): Stage {
-  const { upstream, metrics, logger } = rt;
+  const { metrics, logger } = rt;
+  const { caller } = resilienceOf(rt);
   return async (ctx, next) => {
     const request = ctx.upstreamRequest;
     if (request === null) throw new Error('callUpstreamStage: no upstream request was prepared');
-    let response;
-    try {
-      response = await upstream.request({ ...request, signal: ctx.abort.signal });
-    } catch (err) {
-      const kind = classifyUpstreamFailure(err);
-      if (kind === 'cancelled') {
-        ctx.outcome = 'client_cancelled';
-        return;
-      }
-      metrics.upstreamError(kind);
-      logger.debug({ reqId: ctx.id, kind, code: (err as { code?: string }).code }, 'upstream call failed');
-      ctx.outcome = 'upstream_error';
-      throw upstreamFailureError(kind);
+    const signal = ctx.abort.signal;
+    const result = await caller.call({
+      request: { ...request, signal },
+      signal,
+      model: ctx.model,
+      // Counting tokens for another model would answer a different question.
+      allowFallback: request.path !== ANTHROPIC.countTokensPath && !request.path.startsWith(`${ANTHROPIC.countTokensPath}?`),
+      allowedModels: ctx.principal?.allowedModels ?? null,
+    });
+    if (result.kind === 'cancelled') {
+      ctx.outcome = 'client_cancelled';
+      return;
     }
+    if (result.kind === 'circuit_open') {
+      ctx.outcome = 'upstream_error';
+      throw new GatewayError('upstream_unavailable', 'The upstream provider is failing; the gateway is not sending it requests for now.', {
+        headers: { 'retry-after': retryAfterSeconds(result.retryAfterMs) },
+      });
+    }
+    if (result.kind === 'failed') {
+      logger.debug({ reqId: ctx.id, kind: result.failure }, 'upstream call failed');
+      ctx.outcome = 'upstream_error';
+      throw upstreamFailureError(result.failure);
+    }
+    const response = result.response;
     ctx.upstreamHeadersAt = performance.now();
+    if (result.model !== null) {
+      ctx.servedModel = result.model.id;
+      ctx.res.setHeader(SERVED_MODEL_HEADER, result.model.id);
+    }
+    withoutAccountLimits(response);
     const status = response.statusCode;
     if (status === 401 || status === 403) {
       response.body.resume();
@@ -33,7 +57,6 @@ export function callUpstreamStage(rt: Runtime): Stage {
       ctx.outcome = 'upstream_error';
       throw new GatewayError('upstream_auth_failed', 'The gateway could not authenticate with the upstream provider.');
     }
-    if (status >= 500) metrics.upstreamError('status');
     if (status >= 400) ctx.outcome = status >= 500 || status === 429 ? 'upstream_error' : 'client_error';
     ctx.upstreamResponse = response;
     try {
@@ -43,4 +66,13 @@ export function callUpstreamStage(rt: Runtime): Stage {
       if (!response.body.destroyed && !response.body.readableEnded) response.body.destroy();
     }
   };
+}
+
+/**
+ * The shared upstream account's own rate-limit headers say how busy every other tenant keeps it:
+ * they never reach a client (the rate-limit stage sets the key's own limits instead).
+ */
+function withoutAccountLimits(response: UpstreamResponse): void {
+  const headers = response.headers;
+  for (const name in headers) if (name.startsWith(ANTHROPIC.passBackHeaderPrefix)) delete headers[name];
 }

@@ -61,6 +61,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     LOG_LEVEL: 'info',
     GATEWAY_USAGE_FLUSH_MS: '50',
     GATEWAY_SHUTDOWN_GRACE_MS: '2000',
+    // One attempt per call: tests that inject a single fault see it; resilience tests set their own.
+    GATEWAY_RETRY_ATTEMPTS: '1',
     ...opts.env,
   });
   const lines: string[] = [];

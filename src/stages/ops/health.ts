@@ -1,5 +1,6 @@
 // Liveness, readiness and the Prometheus scrape endpoint.
 import type { Stage } from '../../pipeline/compose.js';
+import { resilienceOf } from '../../resilience/services.js';
 import type { Runtime } from '../../runtime.js';
 
 function json(status: number, body: unknown): Stage {
@@ -13,6 +14,7 @@ function json(status: number, body: unknown): Stage {
 export const healthzStage: Stage = json(200, { status: 'ok' });
 
 export function readyzStage(rt: Runtime): Stage {
+  const { breaker } = resilienceOf(rt);
   return async (ctx) => {
     const database = rt.databaseReady();
     const draining = rt.lifecycle.draining;
@@ -23,6 +25,9 @@ export function readyzStage(rt: Runtime): Stage {
       database: database ? 'ok' : 'unreachable',
       upstream: rt.simulated ? 'simulator' : 'configured',
       models: rt.catalogue.live ? 'live' : 'configured',
+      // Detail only: an open circuit is the upstream's trouble, and taking this instance out of the
+      // load balancer would not help.
+      circuits: { [breaker.name]: breaker.state },
     });
     ctx.res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     ctx.res.end(body);

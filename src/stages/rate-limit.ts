@@ -1,0 +1,48 @@
+// Per-key (and optional per-customer) limits on requests and tokens per minute. A request reserves
+// its max_tokens up front; once its response is over, the reservation is settled with what the
+// upstream reported. A key and customer without limits pass straight through.
+import { GatewayError } from '../errors/codes.js';
+import type { Stage } from '../pipeline/compose.js';
+import { retryAfterSeconds, setLimitHeaders } from '../ratelimit/headers.js';
+import { customerLimitsLookup, reservedTokens, usedTokens } from '../ratelimit/request-limits.js';
+import { resilienceOf } from '../resilience/services.js';
+import type { Runtime } from '../runtime.js';
+
+export function rateLimitStage(rt: Runtime): Stage {
+  const { limiter } = resilienceOf(rt);
+  const { metrics, logger } = rt;
+  const customerLimits = customerLimitsLookup(rt.config.rateLimits.customers);
+  return async (ctx, next) => {
+    const principal = ctx.principal;
+    const surface = ctx.route.surface;
+    if (principal === null || ctx.model === null || (surface !== 'messages' && surface !== 'chat')) return next();
+    const customer = customerLimits(principal.customerName);
+    if (principal.rpm === null && principal.tpm === null && customer === null) return next();
+
+    const pending = limiter.acquire({
+      keyId: principal.keyId,
+      keyLimits: principal,
+      customerId: principal.customerId,
+      customerLimits: customer,
+      tokens: reservedTokens(ctx.json as Record<string, unknown>, surface, ctx.model),
+    });
+    const decision = pending instanceof Promise ? await pending : pending;
+    setLimitHeaders(ctx.res, surface, decision.status, Date.now());
+    if (!decision.allowed) {
+      metrics.rateLimited(surface, decision.scope);
+      const who = decision.scope === 'key' ? 'this API key' : 'your organisation';
+      throw new GatewayError('rate_limited', `Rate limit of ${who} exceeded; retry after the time in the retry-after header.`, {
+        headers: { 'retry-after': retryAfterSeconds(decision.retryAfterMs) },
+      });
+    }
+    try {
+      await next();
+    } finally {
+      try {
+        await limiter.settle(decision.reservation, usedTokens(ctx.usage));
+      } catch (err) {
+        logger.warn({ reqId: ctx.id, err: err instanceof Error ? err.message : String(err) }, 'rate-limit settle failed');
+      }
+    }
+  };
+}
