@@ -47,6 +47,8 @@ export interface Simulator {
   clearFaults(): void;
   /** Sockets currently open to the simulator (for leak tests: the gateway must close what it opened). */
   openConnections(): number;
+  /** Bytes handed to client sockets so far (live and closed), so tests can see the upstream pause under backpressure. */
+  bytesWritten(): number;
   /** Closes the server and every socket. */
   close(): Promise<void>;
 }

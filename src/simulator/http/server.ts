@@ -173,12 +173,16 @@ function onHandlerError(res: ServerResponse, err: unknown): void {
 export async function startSimulator(opts: StartOptions = {}): Promise<Simulator> {
   const state = new SimulatorState(opts);
   const sockets = new Set<Socket>();
+  let bytesOfClosedSockets = 0;
   const server = createServer({ noDelay: true }, (req, res) => {
     state.handle(req, res).catch((err: unknown) => onHandlerError(res, err));
   });
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    socket.once('close', () => {
+      bytesOfClosedSockets += socket.bytesWritten;
+      sockets.delete(socket);
+    });
   });
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -200,6 +204,11 @@ export async function startSimulator(opts: StartOptions = {}): Promise<Simulator
     injectFault: state.controls.injectFault,
     clearFaults: state.controls.clearFaults,
     openConnections: () => sockets.size,
+    bytesWritten: () => {
+      let total = bytesOfClosedSockets;
+      for (const s of sockets) total += s.bytesWritten;
+      return total;
+    },
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         state.faults.clear();

@@ -127,3 +127,10 @@ t.test('pacing options still give the same reply', async (t) => {
     .join('');
   t.equal(text, plain.content[0].text);
 });
+
+t.test('bytesWritten counts what went to clients, closed sockets included', async (t) => {
+  const before = sim.bytesWritten();
+  const r = await call(sim.url, 'POST', '/v1/messages', STREAM_REQUEST);
+  await new Promise((resolve) => setImmediate(resolve));
+  t.ok(sim.bytesWritten() - before >= Buffer.byteLength(r.body), 'at least the body bytes');
+});
