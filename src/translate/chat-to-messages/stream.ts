@@ -198,8 +198,8 @@ export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
     const err = isRecord(ev.error) ? ev.error : {};
     const providerType = typeof err.type === 'string' ? err.type : 'api_error';
     const message = typeof err.message === 'string' ? err.message : 'The upstream reported an error.';
-    const kind = chatErrorKind(providerType, message);
-    return this.fail(kind.type, kind.code ?? 'upstream_error', message);
+    // After the stream began, the error keeps the provider's own type (protocol.md §4.7); the code is the chat one.
+    return this.fail(providerType, chatErrorKind(providerType, message).code ?? 'upstream_error', message);
   }
 
   private finish(w: ChunkWriter, stop: string | null): Frame {

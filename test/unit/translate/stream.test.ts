@@ -259,8 +259,8 @@ t.test('failures end with an error chunk and [DONE], never a silent cut', async 
   const errorEvent = sse({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
   const cases: Array<[string, string[], boolean, Record<string, unknown>]> = [
     ['provider error event mid-stream', [start(), block(0, { type: 'text', text: '' }), errorEvent, delta(0, { type: 'text_delta', text: 'late' })], true,
-      { message: 'Overloaded', type: 'server_error', param: null, code: 'server_overloaded' }],
-    ['provider error before message_start', [errorEvent], true, { message: 'Overloaded', type: 'server_error', param: null, code: 'server_overloaded' }],
+      { message: 'Overloaded', type: 'overloaded_error', param: null, code: 'server_overloaded' }],
+    ['provider error before message_start', [errorEvent], true, { message: 'Overloaded', type: 'overloaded_error', param: null, code: 'server_overloaded' }],
     ['EOF without message_stop', [start(), block(0, { type: 'text', text: '' }), delta(0, { type: 'text_delta', text: 'par' })], true,
       { message: 'The upstream stream ended before the message was complete.', type: 'api_error', param: null, code: 'upstream_stream_interrupted' }],
     ['malformed JSON', [start(), 'event: content_block_delta\ndata: {"type":"content_bl\n\n', messageStop], true,
