@@ -17,11 +17,17 @@ function el(tag, attrs, text) {
   return node;
 }
 
-/** A round upper bound for the axis: 1, 2 or 5 times a power of ten. @param {number} max */
-export function niceCeiling(max) {
-  if (max <= 0) return 1;
-  const power = 10 ** Math.floor(Math.log10(max));
-  return ([1, 2, 5, 10].map((m) => m * power).find((v) => v >= max) ?? 10 * power);
+/** The smallest of 1, 2 or 5 times a power of ten that is at least `x`. @param {number} x */
+function roundUp(x) {
+  const power = 10 ** Math.floor(Math.log10(x));
+  return [1, 2, 5, 10].map((m) => m * power).find((v) => v >= x) ?? 10 * power;
+}
+
+/** Axis ticks for counts: a whole, round step, and about four of them up to at least `max`. @param {number} max */
+export function axisTicks(max) {
+  const step = Math.max(1, roundUp(max / 4));
+  const top = Math.max(step, Math.ceil(max / step) * step);
+  return Array.from({ length: top / step + 1 }, (_, i) => i * step);
 }
 
 /** @param {number} n */
@@ -43,15 +49,15 @@ export function stackedBarChart({ title, days, series }) {
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const totals = days.map((_, i) => series.reduce((sum, s) => sum + s.values[i], 0));
-  const top = niceCeiling(Math.max(0, ...totals));
+  const ticks = axisTicks(Math.max(0, ...totals));
+  const top = ticks[ticks.length - 1];
   const slot = plotW / Math.max(1, days.length);
   const barW = Math.max(1, Math.min(32, slot * 0.7));
   const y = (/** @type {number} */ v) => pad.top + plotH - (v / top) * plotH;
 
   const svg = /** @type {SVGSVGElement} */ (el('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', class: 'chart' }));
   svg.append(el('title', {}, title));
-  for (let i = 0; i <= 4; i++) {
-    const v = (top / 4) * i;
+  for (const v of ticks) {
     svg.append(el('line', { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: 'grid' }));
     svg.append(el('text', { x: pad.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, short(v)));
   }

@@ -1,0 +1,163 @@
+// The dashboard in a real browser: an operator sets up a customer and a user; the user creates a key,
+// copies it, uses it on both surfaces, sees the requests under Usage, revokes it, and the key stops working.
+// Screenshots of every page go to test-artifacts/.
+import { mkdirSync } from 'node:fs';
+import t, { type Test } from 'tap';
+import type { Page } from 'playwright-core';
+import { ADMIN_TOKEN, callChat as chat, callMessages as messages, startDashboardHarness, TEST_MODEL as MODEL } from '../integration/dashboard/dashboard-harness.js';
+import { launchChromium } from './chromium.js';
+
+const ARTIFACTS = 'test-artifacts';
+const EMAIL = 'dana@acme.example';
+const PASSWORD = 'a long enough password';
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
+}
+
+/** Every form control has a label a screen reader announces, and nothing overflows the viewport sideways. */
+async function checkPage(t: Test, page: Page, name: string): Promise<void> {
+  // Browser-side code as strings: this project compiles without the DOM library.
+  const unlabelled = await page.evaluate<string[]>(
+    `[...document.querySelectorAll('input, select, textarea')].filter((el) => el.labels.length === 0 && !el.getAttribute('aria-label')).map((el) => el.outerHTML)`,
+  );
+  t.same(unlabelled, [], `${name}: every control is labelled`);
+  const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+  t.ok(overflow <= 0, `${name}: no sideways scrolling at ${page.viewportSize()?.width} px (overflow ${overflow})`);
+}
+
+const browser = await launchChromium();
+if (typeof browser === 'string') console.error(`\n*** SKIPPING the dashboard browser test: ${browser} ***\n`);
+
+t.test('dashboard end to end in Chromium', { skip: typeof browser === 'string' ? browser : false }, async (t) => {
+  if (typeof browser === 'string') return;
+  t.teardown(() => browser.close());
+  const h = await startDashboardHarness();
+  t.teardown(() => h.close());
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.url });
+  const page = await browser.context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+
+  await t.test('an operator signs in with the keyboard and sets up a customer and a user', async (t) => {
+    await page.goto(`${h.url}/dashboard`);
+    await page.getByRole('heading', { name: 'Sign in to model-gateway' }).waitFor();
+    t.equal(new URL(page.url()).pathname, '/dashboard/sign-in');
+    await checkPage(t, page, 'sign-in');
+    await shot(page, 'sign-in');
+    await page.getByLabel('Admin token').focus();
+    await page.keyboard.type(ADMIN_TOKEN);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Customers' }).waitFor();
+
+    await page.getByLabel('Customer name').fill('acme');
+    await page.getByRole('button', { name: 'Create customer' }).click();
+    await page.getByRole('heading', { name: 'acme › API Keys' }).waitFor();
+    await page.getByRole('navigation', { name: 'Customer' }).getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('heading', { name: 'acme › Users' }).waitFor();
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Initial password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Add user' }).click();
+    await page.getByRole('cell', { name: EMAIL, exact: true }).waitFor();
+    await checkPage(t, page, 'users');
+    await shot(page, 'users');
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Customers' }).click();
+    await page.getByRole('link', { name: 'acme' }).waitFor();
+    await checkPage(t, page, 'customers');
+    await shot(page, 'customers');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to model-gateway' }).waitFor();
+  });
+
+  let secret = '';
+  await t.test('the customer user signs in, creates a key and copies it', async (t) => {
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'acme › API Keys' }).waitFor();
+    const tabs = page.getByRole('navigation', { name: 'Customer' });
+    t.same(await tabs.getByRole('link').allTextContents(), ['API Keys', 'Usage'], 'a customer user has no Users tab');
+
+    await page.getByLabel('Name', { exact: true }).fill('laptop');
+    await page.getByLabel(/Claude Sonnet 4\.6/).check();
+    await page.getByLabel('Requests per minute (optional)').fill('100');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByText('It will not be shown again').waitFor();
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page.getByText('Copied.').waitFor();
+    secret = await page.evaluate<string>('navigator.clipboard.readText()');
+    t.match(secret, /^mgw_[A-Za-z0-9]+_[A-Za-z0-9]+$/, 'the clipboard holds the key');
+    t.equal(await page.getByLabel('Your new API key').inputValue(), secret);
+    await checkPage(t, page, 'api-keys');
+    await shot(page, 'api-keys-new-key');
+    const row = page.getByRole('row', { name: /laptop/ });
+    t.match(await row.textContent(), /claude-sonnet-4-6.*100 \/ —.*active/);
+  });
+
+  await t.test('the key works on both surfaces and its requests appear under Usage', async (t) => {
+    t.equal((await messages(h.url, secret)).status, 200, 'messages surface');
+    t.equal((await chat(h.url, secret)).status, 200, 'chat-completions surface');
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await page.getByRole('heading', { name: 'acme › Usage' }).waitFor();
+    const requests = page.locator('[data-total="requests"]');
+    // Usage records are written in batches: ask again until both requests are in.
+    while ((await requests.textContent()) !== '2') {
+      await page.waitForTimeout(100);
+      await page.getByRole('button', { name: 'Show usage' }).click();
+    }
+    t.equal(await page.getByRole('cell', { name: MODEL }).count(), 2, 'the model appears per model and per day');
+    t.ok(await page.locator('svg.chart rect').count() >= 1, 'the chart has a bar');
+    t.not(await page.locator('[data-total="inputTokens"]').textContent(), '0');
+    await checkPage(t, page, 'usage');
+    await shot(page, 'usage');
+  });
+
+  await t.test('after a reload the full key appears nowhere', async (t) => {
+    await page.getByRole('link', { name: 'API Keys' }).click();
+    await page.getByRole('heading', { name: 'acme › API Keys' }).waitFor();
+    const bodies: Promise<string>[] = [];
+    page.on('response', (res) => {
+      if (new URL(res.url()).pathname.startsWith('/admin/api')) bodies.push(res.text());
+    });
+    await page.reload();
+    await page.getByRole('row', { name: /laptop/ }).waitFor();
+    const texts = await Promise.all(bodies);
+    t.ok(texts.length >= 3, `the page made its API calls (${texts.length})`);
+    t.notOk(texts.some((text) => text.includes(secret)), 'no API response carries the key');
+    t.notOk((await page.content()).includes(secret), 'the page does not show it');
+    const shown = await page.evaluate<string>(`document.body.innerText + [...document.querySelectorAll('input')].map((i) => i.value).join(' ')`);
+    t.notOk(shown.includes(secret), 'nor any text or field');
+    await shot(page, 'api-keys');
+  });
+
+  await t.test('revoking asks first, then the key is refused', async (t) => {
+    await page.getByRole('button', { name: 'Revoke key laptop' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke key laptop?' });
+    await dialog.waitFor();
+    await shot(page, 'api-keys-revoke');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    t.match(await page.getByRole('row', { name: /laptop/ }).textContent(), /active/, 'cancel leaves the key alone');
+    t.equal((await messages(h.url, secret)).status, 200);
+
+    await page.getByRole('button', { name: 'Revoke key laptop' }).click();
+    await dialog.getByRole('button', { name: 'Revoke key' }).press('Enter');
+    await page.getByText('Key laptop revoked.').waitFor();
+    t.match(await page.getByRole('row', { name: /laptop/ }).textContent(), /revoked/);
+    t.equal((await messages(h.url, secret)).status, 401, 'the next messages call is refused');
+    t.equal((await chat(h.url, secret)).status, 401, 'the next chat call is refused');
+  });
+
+  await t.test('the pages work at a phone width', async (t) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [tab, name] of [['API Keys', 'api-keys'], ['Usage', 'usage']] as const) {
+      await page.getByRole('navigation', { name: 'Customer' }).getByRole('link', { name: tab }).click();
+      await page.getByRole('heading', { name: `acme › ${tab}` }).waitFor();
+      await checkPage(t, page, `${name} (phone)`);
+      await shot(page, `${name}-phone`);
+    }
+  });
+
+  t.same(pageErrors, [], 'no script errors in the pages');
+});

@@ -1,0 +1,69 @@
+// A test gateway with the dashboard mounted, and an admin API client that keeps its session like a browser.
+import { dashboardRoutes } from '../../../src/dashboard/routes.js';
+import type { DashboardDeps } from '../../../src/dashboard/routes.js';
+import { startHarness } from '../../helpers/harness.js';
+import type { Harness, HarnessOptions } from '../../helpers/harness.js';
+import { bearer, call } from '../../helpers/http.js';
+import type { RawResponse } from '../../helpers/http.js';
+
+export { ADMIN_TOKEN } from '../../helpers/harness.js';
+
+export function startDashboardHarness(
+  extra: Pick<DashboardDeps, 'sessionTimes' | 'throttle'> = {},
+  opts: Omit<HarnessOptions, 'extraRoutes'> = {},
+): Promise<Harness> {
+  return startHarness({
+    ...opts,
+    extraRoutes: (built) =>
+      dashboardRoutes(built.runtime, { keyStore: built.keyStore, usageStore: built.usageStore, db: built.db, adminToken: built.adminToken, ...extra }),
+  });
+}
+
+/** What a same-origin page's fetch sends beside its cookie. */
+export function sameOriginHeaders(baseUrl: string): Record<string, string> {
+  return { origin: baseUrl, 'sec-fetch-site': 'same-origin' };
+}
+
+export class AdminClient {
+  cookie: string | null = null;
+  csrfToken: string | null = null;
+
+  constructor(readonly baseUrl: string) {}
+
+  /** Signs in with { token } or { email, password }; keeps the cookie and CSRF token on success. */
+  async signIn(credentials: Record<string, string>): Promise<RawResponse> {
+    const res = await this.send('POST', '/session', credentials);
+    if (res.status === 200) {
+      const setCookie = String(res.headers['set-cookie']);
+      this.cookie = setCookie.split(';')[0];
+      this.csrfToken = res.json().csrfToken;
+    }
+    return res;
+  }
+
+  send(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+    const all: Record<string, string> = { ...sameOriginHeaders(this.baseUrl) };
+    if (this.cookie !== null) all.cookie = this.cookie;
+    if (this.csrfToken !== null && method !== 'GET') all['x-csrf-token'] = this.csrfToken;
+    if (body !== undefined) all['content-type'] = 'application/json';
+    return call(`${this.baseUrl}/admin/api${path}`, { method, headers: { ...all, ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  }
+
+  async ok<T = any>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    const res = await this.send(method, path, body);
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+    return res.json<T>();
+  }
+}
+
+export const TEST_MODEL = 'claude-sonnet-4-6';
+
+/** One small request on the messages surface with a gateway key. */
+export function callMessages(baseUrl: string, key: string): Promise<RawResponse> {
+  return call(`${baseUrl}/gateway/v1/messages`, { headers: bearer(key), body: JSON.stringify({ model: TEST_MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }) });
+}
+
+/** One small request on the chat-completions surface with a gateway key. */
+export function callChat(baseUrl: string, key: string): Promise<RawResponse> {
+  return call(`${baseUrl}/gateway/openai/v1/chat/completions`, { headers: bearer(key), body: JSON.stringify({ model: TEST_MODEL, messages: [{ role: 'user', content: 'hi' }] }) });
+}
