@@ -1,0 +1,18 @@
+// The dashboard's PromQL against the real gateway: a real Prometheus scrapes the gateway's
+// GET /metrics while real requests go through both surfaces to the simulator.
+import t from 'tap';
+import { startHarness } from '../../helpers/harness.js';
+import { checkDashboardQueries } from './check-dashboard.js';
+import { driveGateway } from './gateway-traffic.js';
+
+t.test('dashboard queries against a running gateway', async (t) => {
+  // Retries on (the test harness turns them off by default), with short pauses.
+  const h = await startHarness({ env: { GATEWAY_RETRY_ATTEMPTS: '3', GATEWAY_RETRY_BASE_DELAY_MS: '10' } });
+  t.teardown(() => h.close());
+  const { key } = await h.createKey({ customer: 'acme' });
+  const { key: limitedKey } = await h.createKey({ customer: 'globex', rpm: 1 });
+  await checkDashboardQueries(t, {
+    targetUrl: `${h.url}/metrics`,
+    drive: () => driveGateway({ url: h.url, simulator: h.simulator, key, limitedKey }),
+  });
+});
