@@ -1,7 +1,7 @@
 // Copies non-TypeScript runtime assets (SQL migrations, dashboard static files) next to the compiled JS.
 import { cpSync, existsSync } from 'node:fs';
 const pairs = [
-  ['src/keys/migrations', 'dist/src/keys/migrations'],
+  ['src/db/migrations', 'dist/src/db/migrations'],
   ['src/dashboard/static', 'dist/src/dashboard/static'],
 ];
 for (const [from, to] of pairs) if (existsSync(from)) cpSync(from, to, { recursive: true });

@@ -26,10 +26,12 @@ export function authStage(rt: Runtime, options: { acceptXApiKey: boolean }): Sta
   };
 }
 
+/** On the messages surface x-api-key, the provider's own credential header, wins over Authorization. */
 function credentialOf(authorization: string | undefined, xApiKey: string | string[] | undefined): string | undefined {
+  if (typeof xApiKey === 'string' && xApiKey !== '') return xApiKey.trim();
   if (authorization !== undefined) {
     const space = authorization.indexOf(' ');
     if (space > 0 && authorization.slice(0, space).toLowerCase() === 'bearer') return authorization.slice(space + 1).trim();
   }
-  return typeof xApiKey === 'string' ? xApiKey.trim() : undefined;
+  return undefined;
 }

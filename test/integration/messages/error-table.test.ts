@@ -49,8 +49,10 @@ t.test('messages surface error table', async (t) => {
   });
 
   t.test('expired key → 401', async (t) => {
-    const expired = await h.createKey({ expiresAt: new Date(Date.now() - 1000).toISOString() });
-    assertMessagesError(t, await call(url, { body: ok, headers: bearer(expired.key) }), 401, 'authentication_error');
+    const expiring = await h.createKey({ expiresAt: new Date(Date.now() + 1500).toISOString() });
+    t.equal((await call(url, { body: ok, headers: bearer(expiring.key) })).status, 200, 'valid before its expiry');
+    await new Promise((r) => setTimeout(r, 1600));
+    assertMessagesError(t, await call(url, { body: ok, headers: bearer(expiring.key) }), 401, 'authentication_error');
   });
 
   t.test('upstream rate limit: status, body and retry-after unchanged', async (t) => {

@@ -72,6 +72,6 @@ t.test('Anthropic SDK through the messages surface', async (t) => {
     const bad = new Anthropic({ apiKey: 'mgw_nope_nope', baseURL: `${h.url}/gateway`, maxRetries: 0 });
     await t.rejects(bad.messages.create({ model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] }), Anthropic.AuthenticationError);
     await t.rejects(viaXApiKey.messages.create({ model: 'no-such-model', max_tokens: 8, messages: [{ role: 'user', content: 'x' }] }), Anthropic.NotFoundError);
-    await t.rejects(viaXApiKey.messages.create({ model: MODEL, max_tokens: 8, temperature: 1.5, messages: [{ role: 'user', content: 'x' }] }), Anthropic.BadRequestError);
+    await t.rejects(viaXApiKey.messages.create({ model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: '' }] }), Anthropic.BadRequestError);
   });
 });
