@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { AggregatorRegistry } from 'prom-client';
 import t from 'tap';
 import { createMetrics, METRIC_NAMES, type GatewayMetrics, type RequestObservation } from '../../../src/observability/metrics.js';
 import { labelValues, parseExposition, valueOf, type ParsedSample } from './exposition.js';
@@ -237,4 +238,24 @@ t.test('the registry serves JSON for a cluster aggregator with the same values',
   const duration = json.find((x) => x.name === N.requestDuration);
   t.equal(duration?.type as unknown, 'histogram');
   t.ok(duration?.values.some((v) => v.labels.le === '+Inf' && v.value === 1));
+});
+
+t.test('registries of several processes aggregate the way a cluster primary would', async (t) => {
+  const workers = [newMetrics(), newMetrics()];
+  for (const m of workers) {
+    m.requestStarted('chat');
+    m.requestFinished(observation({ surface: 'chat', durationSec: 1, usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 } }));
+  }
+  workers[0].requestStarted('chat');
+  workers[0].circuitState('anthropic', 'open');
+  workers[1].circuitState('anthropic', 'closed');
+  const merged = AggregatorRegistry.aggregate(await Promise.all(workers.map((m) => m.registry.getMetricsAsJSON())));
+  const s = parseExposition(await merged.metrics());
+  t.equal(valueOf(s, N.requests, { surface: 'chat' }), 2, 'counters add up');
+  t.equal(valueOf(s, N.tokens, { type: 'input' }), 20);
+  t.equal(valueOf(s, `${N.requestDuration}_bucket`, { le: '1' }), 2, 'histogram buckets add up');
+  t.equal(valueOf(s, `${N.requestDuration}_count`), 2);
+  t.equal(valueOf(s, N.inFlight, { surface: 'chat' }), 1, 'in-flight gauges add up');
+  t.equal(valueOf(s, N.circuitBreakerState, { state: 'open' }), 1, 'the worst breaker state wins');
+  t.equal(valueOf(s, N.circuitBreakerState, { state: 'closed' }), 1);
 });
