@@ -45,7 +45,8 @@ export function callUpstreamStage(rt: Runtime): Stage {
     const response = result.response;
     ctx.upstreamHeadersAt = performance.now();
     if (result.model !== null) {
-      ctx.servedModel = result.model.id;
+      // servedModel is set only when a fallback answered, so the chat body keeps the client's alias otherwise.
+      if (result.model !== ctx.model) ctx.servedModel = result.model.id;
       ctx.res.setHeader(SERVED_MODEL_HEADER, result.model.id);
     }
     withoutAccountLimits(response);

@@ -46,7 +46,7 @@ export function chatRespondStage(rt: Runtime): Stage {
     }
     const { completion, warnings } = translateMessageToCompletion(JSON.parse(body.toString('utf8')) as Message, {
       created: Math.floor(Date.now() / 1000),
-      model: ctx.requestedModel ?? ctx.model!.id,
+      model: ctx.servedModel ?? ctx.requestedModel ?? ctx.model!.id,
     });
     addWarnings(ctx, warnings);
     writeJson(ctx, 200, headers, JSON.stringify(completion));
@@ -58,7 +58,7 @@ async function relayTranslatedStream(ctx: RequestContext, headers: OutgoingHttpH
   const { res } = ctx;
   const translator = new ChatStreamTranslator({
     created: Math.floor(Date.now() / 1000),
-    model: ctx.requestedModel ?? ctx.model!.id,
+    model: ctx.servedModel ?? ctx.requestedModel ?? ctx.model!.id,
     includeUsage: ctx.includeUsage,
   });
   const frames = pipeline(upstream.body, new SseParseStream(), new MapStream(translator), new SseSerializeStream(), () => {});
