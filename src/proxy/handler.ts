@@ -10,7 +10,7 @@ import { answerProxyError, PROXY_MESSAGES } from './errors.js';
 import { GatewayReachability } from './reachability.js';
 import type { GatewayHostHider } from './host-hider.js';
 import { mapProxyPath } from './path-map.js';
-import { relayResponse } from './relay.js';
+import { discardBody, relayResponse } from './relay.js';
 
 export interface ProxyHandlerDeps {
   client: UpstreamClient;
@@ -77,7 +77,7 @@ async function forward(deps: ProxyHandlerDeps, reachability: GatewayReachability
       'proxied',
     );
   } finally {
-    if (!gateway.body.destroyed && !gateway.body.readableEnded) gateway.body.destroy();
+    discardBody(gateway);
   }
 }
 

@@ -60,7 +60,14 @@ function finalStreamFrame(format: ErrorFormat, err: unknown): string {
 }
 
 function refuse(res: ServerResponse, gateway: UpstreamResponse, format: ErrorFormat, message: string): RelayEnd {
-  gateway.body.destroy();
+  discardBody(gateway);
   answerProxyError(res, format, 'upstream_bad_response', message);
   return 'refused';
+}
+
+/** Drops what is left of the gateway's body; undici reports that as an abort error nobody needs. */
+export function discardBody(gateway: UpstreamResponse): void {
+  if (gateway.body.destroyed || gateway.body.readableEnded) return;
+  gateway.body.on('error', () => {});
+  gateway.body.destroy();
 }
