@@ -1,5 +1,6 @@
 // @ts-check
 // How values read on the pages: times in UTC, counts with thousands separators.
+import { h } from './dom.js';
 
 const numbers = new Intl.NumberFormat('en-US');
 
@@ -8,17 +9,17 @@ export function count(n) {
   return numbers.format(n);
 }
 
-/** "2025-03-04 13:05 UTC", or the fallback for null. @param {string | null} iso @param {string} [fallback] */
+/**
+ * A time as "2025-03-04 13:05" (UTC: column headers say so) in a <time> element, or the fallback text.
+ * @param {string | null} iso
+ * @param {string} [fallback]
+ * @returns {Node | string}
+ */
 export function when(iso, fallback = '—') {
   if (iso === null) return fallback;
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
-/** A machine-readable <time> companion value. @param {string | null} iso */
-export function isoOrEmpty(iso) {
-  return iso ?? '';
+  return h('time', { datetime: d.toISOString() }, d.toISOString().slice(0, 16).replace('T', ' '));
 }
 
 /** YYYY-MM-DD of a Date in UTC. @param {Date} d */

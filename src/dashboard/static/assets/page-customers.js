@@ -28,7 +28,7 @@ export async function customersPage(ctx) {
       ? notice('ok', 'No customers yet.')
       : dataTable(
           'Customers',
-          ['Name', 'ID', 'Created', 'Active keys'],
+          ['Name', 'ID', 'Created (UTC)', 'Active keys'],
           customers.map((/** @type {any} */ c) => [
             h('a', { href: `/dashboard/customers/${enc(c.id)}/keys` }, c.name),
             h('code', {}, c.id),

@@ -132,14 +132,14 @@ function showNewKey(area, secret, key) {
 function keysTable(keys, revoke) {
   return dataTable(
     'API keys',
-    ['Name', 'Prefix', 'Created', 'Last used', 'Expiry', 'Allowed models', 'Limits (rpm / tpm)', 'Status', 'Actions'],
+    ['Name', 'Prefix', 'Created (UTC)', 'Last used (UTC)', 'Expiry (UTC)', 'Allowed models', 'Limits (rpm / tpm)', 'Status', 'Actions'],
     keys.map((k) => [
       k.name ?? '—',
       h('code', {}, `${k.prefix}…`),
       when(k.createdAt),
       when(k.lastUsedAt, 'never'),
       when(k.expiresAt, 'none'),
-      k.allowedModels === null ? 'all' : k.allowedModels.join(', '),
+      k.allowedModels === null ? 'all' : h('ul', { class: 'plain' }, k.allowedModels.map((/** @type {string} */ m) => h('li', {}, m))),
       `${k.rpm === null ? '—' : count(k.rpm)} / ${k.tpm === null ? '—' : count(k.tpm)}`,
       h('span', { class: `status ${k.status}` }, k.status),
       k.status === 'active'

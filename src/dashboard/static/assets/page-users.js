@@ -22,7 +22,7 @@ export async function usersPage(ctx) {
       when(u.lastSignInAt, 'never'),
       h('button', { type: 'button', class: 'danger small', 'aria-label': `Remove user ${u.email}`, onclick: () => void remove(u) }, 'Remove'),
     ]);
-    replace(listArea, h('h2', { id: 'users-heading' }, 'Users'), messages, users.length === 0 ? notice('ok', 'No users yet.') : dataTable('Users', ['Email', 'Created', 'Last sign-in', 'Actions'], rows));
+    replace(listArea, h('h2', { id: 'users-heading' }, 'Users'), messages, users.length === 0 ? notice('ok', 'No users yet.') : dataTable('Users', ['Email', 'Created (UTC)', 'Last sign-in (UTC)', 'Actions'], rows));
   }
 
   /** @param {any} user */
