@@ -1,0 +1,26 @@
+// Child process: the real gateway, built exactly as `model-gateway serve` builds it (configuration
+// from the environment the bench gives this process), plus one key for the load to use.
+import { buildRuntime } from '../../src/build-runtime.js';
+import { loadConfig } from '../../src/config/config.js';
+import { createGateway } from '../../src/gateway.js';
+import { createHttpServer, listen } from '../../src/server.js';
+import { failStart, send, serveStats } from './stats.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const built = await buildRuntime(config);
+  const { key } = await built.keyStore.createKey({ customerName: 'bench', name: 'bench load' });
+  const server = createHttpServer(createGateway(built.runtime), config.limits);
+  const address = await listen(server, config.port, config.host);
+  serveStats({
+    inFlight: () => built.runtime.lifecycle.inFlight,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await built.close();
+    },
+  });
+  send({ type: 'ready', url: `http://127.0.0.1:${address.port}`, key });
+}
+
+main().catch(failStart);

@@ -1,0 +1,85 @@
+// Runs inside each child: answers the bench's stats commands over the IPC channel, sampling its own
+// RSS peak and event-loop delay, and exits when the parent goes away.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { ChildCommand, ChildReply, ProcessStats } from '../ipc.js';
+
+export interface StatsHooks {
+  /** Current requests in flight, sampled with the RSS (the gateway passes its lifecycle counter). */
+  inFlight?: () => number;
+  configure?: (tokensPerSecond: number) => void;
+  close: () => Promise<void>;
+}
+
+const SAMPLE_MS = 50;
+
+export function serveStats(hooks: StatsHooks): void {
+  const eld = monitorEventLoopDelay({ resolution: 5 });
+  eld.enable();
+  let rssPeak = 0;
+  let inFlightPeak = 0;
+  let cpu = process.cpuUsage();
+  let since = performance.now();
+  const sample = () => {
+    const rss = process.memoryUsage.rss();
+    if (rss > rssPeak) rssPeak = rss;
+    const n = hooks.inFlight?.() ?? 0;
+    if (n > inFlightPeak) inFlightPeak = n;
+  };
+  const sampler = setInterval(sample, SAMPLE_MS);
+  sampler.unref();
+
+  const reset = () => {
+    eld.reset();
+    rssPeak = 0;
+    inFlightPeak = 0;
+    sample();
+    cpu = process.cpuUsage();
+    since = performance.now();
+  };
+  const stats = (): ProcessStats => {
+    sample();
+    const used = process.cpuUsage(cpu);
+    return {
+      rssBytes: process.memoryUsage.rss(),
+      rssPeakBytes: rssPeak,
+      heapUsedBytes: process.memoryUsage().heapUsed,
+      eldP50Ms: eld.percentile(50) / 1e6,
+      eldP99Ms: eld.percentile(99) / 1e6,
+      eldMaxMs: eld.max / 1e6,
+      cpuUs: used.user + used.system,
+      wallMs: performance.now() - since,
+      inFlightPeak,
+    };
+  };
+
+  process.on('message', (raw: unknown) => {
+    const cmd = raw as ChildCommand;
+    let result: ProcessStats | null = null;
+    if (cmd.op === 'reset') reset();
+    else if (cmd.op === 'stats') result = stats();
+    else if (cmd.op === 'gc') {
+      (globalThis as { gc?: () => void }).gc?.();
+      result = stats();
+    } else if (cmd.op === 'configure') hooks.configure?.(cmd.tokensPerSecond);
+    send({ type: 'reply', id: cmd.id, stats: result });
+  });
+  // The parent closing the channel (normally or by crashing) ends the child.
+  process.once('disconnect', () => {
+    clearInterval(sampler);
+    hooks.close().finally(() => process.exit(0));
+  });
+}
+
+export function send(message: ChildReply): void {
+  process.send?.(message);
+}
+
+/** Reports a start-up failure to the parent and exits. */
+export function failStart(err: unknown): void {
+  const message: ChildReply = { type: 'failed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+  if (process.send === undefined) {
+    process.stderr.write(`${message.message}\n`);
+    process.exit(1);
+  }
+  process.send(message, () => process.exit(1));
+}

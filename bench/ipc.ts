@@ -1,0 +1,31 @@
+// The messages between the bench (parent) and the processes it starts (simulator, pass-through,
+// gateway). Each child measures itself, so the load generator's own work never pollutes the numbers.
+
+/** One process's resource use since the last `reset`. */
+export interface ProcessStats {
+  rssBytes: number;
+  rssPeakBytes: number;
+  heapUsedBytes: number;
+  /** Event-loop delay over the window (monitorEventLoopDelay), milliseconds. */
+  eldP50Ms: number;
+  eldP99Ms: number;
+  eldMaxMs: number;
+  /** CPU time (user + system) over the window, microseconds. */
+  cpuUs: number;
+  wallMs: number;
+  /** Highest number of requests in flight seen over the window (the gateway reports it; else 0). */
+  inFlightPeak: number;
+}
+
+export type ChildCommand =
+  | { id: number; op: 'reset' }
+  | { id: number; op: 'stats' }
+  /** Full GC (children run with --expose-gc), then stats: for the flat-memory check. */
+  | { id: number; op: 'gc' }
+  /** Simulator only: change pacing (tokens per second) for the open-streams phase. */
+  | { id: number; op: 'configure'; tokensPerSecond: number };
+
+export type ChildReply =
+  | { type: 'ready'; url: string; key?: string }
+  | { type: 'failed'; message: string }
+  | { type: 'reply'; id: number; stats: ProcessStats | null };

@@ -1,0 +1,62 @@
+// One load run with autocannon, driven programmatically: fixed connections for a fixed duration (or a
+// fixed number of requests), with every response's latency recorded exactly and its status checked.
+import autocannon from 'autocannon';
+import type { RequestSpec } from './scenarios.js';
+import { Samples } from './percentiles.js';
+
+export interface LoadSpec {
+  url: string;
+  connections: number;
+  durationSec: number;
+  /** When set, the run ends after this many requests instead of after durationSec. */
+  amount?: number;
+  /** Sent in turn on each connection. */
+  requests: readonly RequestSpec[];
+  expectStatus: number;
+  /** Seconds autocannon waits for one response (held streams need more than the default 10). */
+  timeoutSec?: number;
+}
+
+export interface LoadResult {
+  /** Responses with the expected status. */
+  ok: number;
+  /** Responses with another status, and connection errors or timeouts. */
+  unexpected: number;
+  errors: number;
+  elapsedSec: number;
+  rps: number;
+  latencyMs: Samples;
+}
+
+export function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const latencyMs = new Samples();
+  let ok = 0;
+  let unexpected = 0;
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: spec.url,
+        connections: spec.connections,
+        duration: spec.durationSec,
+        ...(spec.amount !== undefined ? { amount: spec.amount } : {}),
+        timeout: spec.timeoutSec ?? 10,
+        pipelining: 1,
+        // autocannon notices the end of a run on its sampling tick: 100 ms, not the default second.
+        sampleInt: 100,
+        requests: spec.requests.map((r) => ({ method: r.method, path: r.path, headers: r.headers, body: r.body })),
+        skipAggregateResult: true,
+      },
+      (err, result) => {
+        if (err) return reject(err);
+        const elapsedSec = (performance.now() - started) / 1000;
+        resolve({ ok, unexpected: unexpected + result.errors, errors: result.errors, elapsedSec, rps: ok / elapsedSec, latencyMs });
+      },
+    );
+    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      latencyMs.add(ms);
+      if (status === spec.expectStatus) ok++;
+      else unexpected++;
+    });
+  });
+}

@@ -1,0 +1,38 @@
+// One measured window: reset every process's counters, drive one target with a scenario's load (plus
+// its mixed-in load and, for streams, a first-token probe), then collect what each process used.
+import type { ProcessStats } from './ipc.js';
+import type { LoadResult } from './load.js';
+import { runLoad } from './load.js';
+import type { ProbeResult } from './probe.js';
+import { runProbe } from './probe.js';
+import type { Scenario } from './scenarios.js';
+import type { Processes, TargetName } from './targets.js';
+import { requestFor, targetOf } from './targets.js';
+
+export interface Window {
+  load: LoadResult;
+  mixIn: LoadResult | null;
+  probe: ProbeResult | null;
+  /** The proxy under test (pass-through or gateway); null when the load went straight to the simulator. */
+  proxy: ProcessStats | null;
+  simulator: ProcessStats;
+  /** Every answered request of the window, all loads together: the divisor for CPU per request. */
+  answered: number;
+}
+
+export async function measureWindow(p: Processes, target: TargetName, scenario: Scenario, connections: number, seconds: number): Promise<Window> {
+  const { url, proxy } = targetOf(p, target);
+  await Promise.all([p.simulator.reset(), proxy?.reset()]);
+  const [load, mixIn, probe] = await Promise.all([
+    runLoad({ url, connections, durationSec: seconds, requests: [requestFor(scenario, target)], expectStatus: scenario.expectStatus }),
+    scenario.mixIn === undefined
+      ? null
+      : runLoad({ url, connections: scenario.mixIn.connections, durationSec: seconds, requests: [requestFor(scenario, target, true)], expectStatus: scenario.expectStatus, timeoutSec: 30 }),
+    scenario.stream === null
+      ? null
+      : runProbe({ url, request: requestFor(scenario, target), expectStatus: scenario.expectStatus, stream: target === 'gateway' ? scenario.stream : 'messages', durationMs: seconds * 1000 }),
+  ]);
+  const [simulator, proxyStats] = await Promise.all([p.simulator.stats(), proxy?.stats() ?? null]);
+  const answered = load.ok + load.unexpected + (mixIn ? mixIn.ok + mixIn.unexpected : 0) + (probe ? probe.latencyMs.size : 0);
+  return { load, mixIn, probe, proxy: proxyStats, simulator, answered };
+}

@@ -1,0 +1,52 @@
+// The main phase: every scenario against the three targets, interleaved A/B/C over several rounds
+// (the order rotates each round) so drift of the machine falls on all three alike.
+import { measureWindow } from '../measure.js';
+import type { Window } from '../measure.js';
+import type { ScenarioResult } from '../results.js';
+import { combineWindows, round } from '../results.js';
+import type { Scenario } from '../scenarios.js';
+import type { Processes, TargetName } from '../targets.js';
+import { TARGETS } from '../targets.js';
+
+export interface ScenarioPhaseOptions {
+  connections: number;
+  durationSec: number;
+  warmupSec: number;
+  rounds: number;
+  log: (line: string) => void;
+}
+
+export async function runScenarioPhase(p: Processes, scenarios: readonly Scenario[], opts: ScenarioPhaseOptions): Promise<ScenarioResult[]> {
+  const results: ScenarioResult[] = [];
+  for (const scenario of scenarios) results.push(await runScenario(p, scenario, opts));
+  return results;
+}
+
+async function runScenario(p: Processes, scenario: Scenario, opts: ScenarioPhaseOptions): Promise<ScenarioResult> {
+  if (opts.warmupSec > 0) for (const target of TARGETS) await measureWindow(p, target, scenario, opts.connections, opts.warmupSec);
+  const windows: Record<TargetName, Window[]> = { direct: [], passthrough: [], gateway: [] };
+  for (let r = 0; r < opts.rounds; r++) {
+    for (const target of rotate(TARGETS, r)) {
+      const w = await measureWindow(p, target, scenario, opts.connections, opts.durationSec);
+      windows[target].push(w);
+      opts.log(`${scenario.name} round ${r + 1} ${target}: ${round(w.load.rps, 0)} req/s${w.load.unexpected > 0 ? `, ${w.load.unexpected} unexpected` : ''}`);
+    }
+  }
+  const targets = { direct: combineWindows(windows.direct), passthrough: combineWindows(windows.passthrough), gateway: combineWindows(windows.gateway) };
+  return {
+    name: scenario.name,
+    description: scenario.description,
+    connections: opts.connections,
+    targets,
+    ratios: {
+      gatewayToPassthrough: round(targets.gateway.rps / targets.passthrough.rps, 3),
+      gatewayToDirect: round(targets.gateway.rps / targets.direct.rps, 3),
+      passthroughToDirect: round(targets.passthrough.rps / targets.direct.rps, 3),
+    },
+  };
+}
+
+export function rotate<T>(items: readonly T[], by: number): T[] {
+  const k = by % items.length;
+  return [...items.slice(k), ...items.slice(0, k)];
+}

@@ -1,0 +1,89 @@
+// The shapes written to bench/results/<timestamp>.json, and how windows of several rounds combine.
+import type { ProcessStats } from './ipc.js';
+import type { Window } from './measure.js';
+import type { Summary } from './percentiles.js';
+import { median, Samples } from './percentiles.js';
+import type { TargetName } from './targets.js';
+
+export interface ProcessSummary {
+  rssPeakMiB: number;
+  /** The worst window's event-loop delay p99 and max. */
+  eldP99Ms: number;
+  eldMaxMs: number;
+  cpuUsPerRequest: number;
+  /** CPU time over wall time: 1.0 is one core fully busy. */
+  cpuCores: number;
+}
+
+export interface TargetResult {
+  /** Median over rounds of requests per second with the expected status. */
+  rps: number;
+  rpsRounds: number[];
+  ok: number;
+  unexpected: number;
+  latencyMs: Summary;
+  ttftMs: Summary | null;
+  mixIn: { rps: number; latencyMs: Summary; unexpected: number } | null;
+  proxy: ProcessSummary | null;
+  simulator: ProcessSummary;
+}
+
+export interface ScenarioResult {
+  name: string;
+  description: string;
+  connections: number;
+  targets: Record<TargetName, TargetResult>;
+  ratios: { gatewayToPassthrough: number; gatewayToDirect: number; passthroughToDirect: number };
+}
+
+export const MiB = 1024 * 1024;
+
+export function combineWindows(windows: readonly Window[]): TargetResult {
+  const latency = new Samples();
+  const ttft = new Samples();
+  const mixLatency = new Samples();
+  for (const w of windows) {
+    latency.addAll(w.load.latencyMs);
+    if (w.probe) ttft.addAll(w.probe.ttftMs);
+    if (w.mixIn) mixLatency.addAll(w.mixIn.latencyMs);
+  }
+  const hasMix = windows.some((w) => w.mixIn !== null);
+  const proxies = windows.filter((w) => w.proxy !== null);
+  return {
+    rps: median(windows.map((w) => w.load.rps)),
+    rpsRounds: windows.map((w) => round(w.load.rps, 0)),
+    ok: sum(windows.map((w) => w.load.ok)),
+    unexpected: sum(windows.map((w) => w.load.unexpected + (w.probe?.unexpected ?? 0) + (w.mixIn?.unexpected ?? 0))),
+    latencyMs: latency.summary(),
+    ttftMs: ttft.size > 0 ? ttft.summary() : null,
+    mixIn: hasMix
+      ? { rps: median(windows.map((w) => w.mixIn?.rps ?? 0)), latencyMs: mixLatency.summary(), unexpected: sum(windows.map((w) => w.mixIn?.unexpected ?? 0)) }
+      : null,
+    proxy: proxies.length === 0 ? null : summarizeProcess(proxies.map((w) => [w.proxy!, w.answered])),
+    simulator: summarizeProcess(windows.map((w) => [w.simulator, w.answered])),
+  };
+}
+
+export function summarizeProcess(windows: readonly (readonly [ProcessStats, number])[]): ProcessSummary {
+  const cpu = sum(windows.map(([s]) => s.cpuUs));
+  const answered = sum(windows.map(([, n]) => n));
+  const wallUs = sum(windows.map(([s]) => s.wallMs * 1000));
+  return {
+    rssPeakMiB: round(Math.max(...windows.map(([s]) => s.rssPeakBytes)) / MiB, 1),
+    eldP99Ms: round(Math.max(...windows.map(([s]) => s.eldP99Ms)), 2),
+    eldMaxMs: round(Math.max(...windows.map(([s]) => s.eldMaxMs)), 2),
+    cpuUsPerRequest: answered === 0 ? NaN : round(cpu / answered, 1),
+    cpuCores: wallUs === 0 ? NaN : round(cpu / wallUs, 2),
+  };
+}
+
+export function sum(values: readonly number[]): number {
+  let total = 0;
+  for (const v of values) total += v;
+  return total;
+}
+
+export function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}

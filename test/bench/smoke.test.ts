@@ -1,0 +1,35 @@
+// A few seconds of the real bench (every scenario, every phase, tiny durations, no thresholds): the
+// bench's own code keeps working as the gateway changes. Runs bench/run.ts as `npm run bench` would.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import type { BenchResults } from '../../bench/report.js';
+import { runTs } from '../unit/db/fixtures/run-ts.js';
+
+const SCENARIOS = ['messages', 'messages-stream', 'chat', 'chat-stream', 'chat-tools', 'auth-rejected', 'chat-1mib-mix'];
+
+t.test('the bench runs every scenario and phase against the three targets and writes its results', async (t) => {
+  const dir = t.testdir();
+  const flags = ['--duration', '0.2', '--warmup', '0', '--rounds', '1', '--connections', '2', '--probe', '0.2'];
+  const small = ['--streams', '20', '--hold', '0.5', '--memory-requests', '200', '--results', dir, '--quiet'];
+  const run = await runTs(join(import.meta.dirname, '../../bench/run.ts'), [...flags, ...small]);
+  t.equal(run.code, 0, `bench exits 0 (stderr: ${run.stderr.slice(-2000)})`);
+
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  t.equal(files.length, 1, 'one results file');
+  const results = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')) as BenchResults;
+  t.same(results.scenarios.map((s) => s.name), SCENARIOS);
+  for (const s of results.scenarios) {
+    for (const target of ['direct', 'passthrough', 'gateway'] as const) {
+      t.ok(s.targets[target].ok > 0, `${s.name} → ${target}: answered with the expected status`);
+    }
+    if (s.name.endsWith('stream')) t.ok(s.targets.gateway.ttftMs !== null, `${s.name}: time to first token measured`);
+  }
+  t.same(results.latency.map((l) => l.scenario), ['messages', 'chat']);
+  t.equal(results.streams.length, 2);
+  for (const s of results.streams) t.equal(s.gatewayHeld, 20, `${s.scenario}: the gateway held every stream`);
+  t.ok(results.memory !== null && results.memory.requests >= 200, 'the memory phase sent its requests');
+  t.ok(results.micro.some((m) => m.name.includes('per upstream event')), 'the re-framing micro-benchmark ran');
+  t.match(run.stdout, /\| messages \|/, 'the markdown table is printed');
+  t.match(run.stdout, /\| target \| goal \| measured \|/);
+});
