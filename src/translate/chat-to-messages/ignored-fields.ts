@@ -24,18 +24,11 @@ const NO_EFFECT: Record<string, (v: unknown) => boolean> = {
   metadata: (v) => isRecord(v) && Object.keys(v).length === 0,
 };
 
-/** A body with thousands of odd keys must not produce a header of thousands of warnings. */
-const MAX_LISTED = 16;
-
 export function warnIgnoredFields(body: Record<string, unknown>, warnings: Warnings): void {
-  let listed = 0;
-  let unlisted = 0;
   for (const key of Object.keys(body)) {
     if (MAPPED.has(key)) continue;
     const v = body[key];
     if (isAbsent(v) || (Object.hasOwn(NO_EFFECT, key) && NO_EFFECT[key]!(v))) continue;
-    if (listed++ < MAX_LISTED) warnings.add('field_ignored', safeDetail(key));
-    else unlisted++;
+    warnings.add('field_ignored', safeDetail(key));
   }
-  if (unlisted > 0) warnings.add('field_ignored', `${unlisted}_more_fields`);
 }

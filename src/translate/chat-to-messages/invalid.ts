@@ -68,11 +68,31 @@ export function optionalInteger(v: unknown, param: string, min: number): number 
   return v;
 }
 
-/** The warnings of one translation, in the order the changes were made. */
+/**
+ * The warnings of one translation, in the order the changes were made. They end up in a response
+ * header, so each kind is listed a bounded number of times; the rest are counted in one `<n>_more`
+ * entry. Ignored fields get more room: naming each one is the point of that warning.
+ */
 export class Warnings {
-  readonly list: TranslationWarning[] = [];
+  private static limit(kind: WarningKind): number {
+    return kind === 'field_ignored' ? 16 : 4;
+  }
+
+  private readonly listed: TranslationWarning[] = [];
+  private readonly perKind = new Map<WarningKind, number>();
 
   add(kind: WarningKind, detail: string): void {
-    this.list.push({ kind, detail });
+    const n = (this.perKind.get(kind) ?? 0) + 1;
+    this.perKind.set(kind, n);
+    if (n <= Warnings.limit(kind)) this.listed.push({ kind, detail });
+  }
+
+  toList(): TranslationWarning[] {
+    const out = this.listed.slice();
+    for (const [kind, n] of this.perKind) {
+      const limit = Warnings.limit(kind);
+      if (n > limit) out.push({ kind, detail: `${n - limit}_more` });
+    }
+    return out;
   }
 }

@@ -32,7 +32,7 @@ class ConversationBuilder {
   private readonly system: TextBlockParam[] = [];
   private readonly turns: Turn[] = [];
   /** Calls of the latest assistant message still waiting for their tool message. */
-  private pending: PendingCall[] = [];
+  private pending = new PendingCalls([]);
 
   constructor(
     private readonly ids: ToolIdAllocator,
@@ -66,7 +66,7 @@ class ConversationBuilder {
     const blocks = userBlocks(m.content, `${param}.content`, this.warnings);
     if (blocks.length === 0) fail(`${param}.content`, `${param}.content must not be empty`);
     if (!isAbsent(m.name)) this.warnings.add('field_ignored', `${param}.name`);
-    this.turn('user', i).blocks.push(...blocks);
+    appendAll(this.turn('user', i).blocks, blocks);
   }
 
   private addAssistant(m: Record<string, unknown>, i: number): void {
@@ -77,8 +77,8 @@ class ConversationBuilder {
       this.warnings.add('message_dropped', `messages[${i}]`);
       return;
     }
-    this.turn('assistant', i).blocks.push(...part.blocks);
-    this.pending = part.calls;
+    appendAll(this.turn('assistant', i).blocks, part.blocks);
+    this.pending = new PendingCalls(part.calls);
   }
 
   private addToolResult(call: PendingCall, content: unknown, i: number): void {
@@ -90,30 +90,21 @@ class ConversationBuilder {
 
   private takeById(raw: unknown, param: string): PendingCall {
     const id = expectString(raw, param);
-    return this.take(
-      this.pending.findIndex((c) => c.originalId === id),
-      param,
-      `no preceding assistant tool call has the id ${JSON.stringify(id)}`,
-    );
+    const call = this.pending.take(this.pending.byId, id);
+    if (!call) fail(param, `no preceding assistant tool call has the id ${JSON.stringify(id)}`);
+    return call;
   }
 
   private takeByName(raw: unknown, param: string): PendingCall {
     const name = expectString(raw, param);
-    return this.take(
-      this.pending.findIndex((c) => c.name === name),
-      param,
-      `no preceding assistant call of function ${JSON.stringify(name)} is waiting for a result`,
-    );
-  }
-
-  private take(index: number, param: string, message: string): PendingCall {
-    if (index < 0) fail(param, message);
-    return this.pending.splice(index, 1)[0]!;
+    const call = this.pending.take(this.pending.byName, name);
+    if (!call) fail(param, `no preceding assistant call of function ${JSON.stringify(name)} is waiting for a result`);
+    return call;
   }
 
   /** Every tool call must be answered before the conversation moves on (the provider requires it). */
   private requireNoPending(): void {
-    const open = this.pending[0];
+    const open = this.pending.firstOpen();
     if (open) fail(`${open.param}.id`, `tool call ${JSON.stringify(open.originalId)} has no tool message answering it`);
   }
 
@@ -148,4 +139,55 @@ function trimFinalAssistant(turns: Turn[]): void {
   if (last?.role !== 'assistant') return;
   const tail = last.blocks[last.blocks.length - 1];
   if (tail?.type === 'text') tail.text = tail.text.trimEnd();
+}
+
+/**
+ * The calls of one assistant message, looked up by id (tool messages) or name (legacy function
+ * messages) in constant time: a long agent transcript must not cost quadratic work.
+ */
+class PendingCalls {
+  readonly byId = new Map<string, CallQueue>();
+  readonly byName = new Map<string, CallQueue>();
+  private readonly answered = new Set<PendingCall>();
+
+  constructor(private readonly calls: PendingCall[]) {
+    for (const c of calls) {
+      queue(this.byId, c.originalId).items.push(c);
+      queue(this.byName, c.name).items.push(c);
+    }
+  }
+
+  /** The first unanswered call under `key`, now marked answered. */
+  take(index: Map<string, CallQueue>, key: string): PendingCall | undefined {
+    const q = index.get(key);
+    if (!q) return undefined;
+    // Calls answered through the other index are skipped; the head only moves forward.
+    while (q.head < q.items.length && this.answered.has(q.items[q.head]!)) q.head++;
+    const c = q.items[q.head];
+    if (c) {
+      q.head++;
+      this.answered.add(c);
+    }
+    return c;
+  }
+
+  firstOpen(): PendingCall | undefined {
+    return this.answered.size === this.calls.length ? undefined : this.calls.find((c) => !this.answered.has(c));
+  }
+}
+
+interface CallQueue {
+  items: PendingCall[];
+  head: number;
+}
+
+function queue(map: Map<string, CallQueue>, key: string): CallQueue {
+  let q = map.get(key);
+  if (!q) map.set(key, (q = { items: [], head: 0 }));
+  return q;
+}
+
+/** push(...items) overflows the call stack for very large arrays. */
+function appendAll<T>(into: T[], items: readonly T[]): void {
+  for (let i = 0; i < items.length; i++) into.push(items[i]!);
 }

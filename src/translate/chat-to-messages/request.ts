@@ -58,7 +58,7 @@ function translate(raw: unknown, model: CatalogModel): RequestTranslation & { ok
   request.messages = converted.messages;
   if (converted.system.length > 0) request.system = converted.system;
   if (stream) request.stream = true;
-  return { ok: true, request, warnings: warnings.list, stream, includeUsage };
+  return { ok: true, request, warnings: warnings.toList(), stream, includeUsage };
 }
 
 function streamIncludesUsage(raw: unknown): boolean {

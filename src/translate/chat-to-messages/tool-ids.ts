@@ -9,6 +9,8 @@ const INVALID_CHARS = /[^a-zA-Z0-9_-]/g;
 
 export class ToolIdAllocator {
   private readonly taken = new Set<string>();
+  /** Next suffix to try per rewritten base, so thousands of reused ids cost no quadratic search. */
+  private readonly nextSuffix = new Map<string, number>();
 
   constructor(private readonly warnings: Warnings) {}
 
@@ -18,7 +20,9 @@ export class ToolIdAllocator {
     if (!VALID_ID.test(id) || this.taken.has(id)) {
       const base = original.replace(INVALID_CHARS, '_') || 'call';
       id = base;
-      for (let n = 2; this.taken.has(id); n++) id = `${base}_${n}`;
+      let n = this.nextSuffix.get(base) ?? 2;
+      while (this.taken.has(id)) id = `${base}_${n++}`;
+      this.nextSuffix.set(base, n);
       this.warnings.add('tool_id_rewritten', param);
     }
     this.taken.add(id);

@@ -435,7 +435,7 @@ t.test('a flood of unknown fields yields a bounded list of warnings with header-
   body['bad\r\nname'] = 1;
   const r = ok(t, body);
   t.equal(r.warnings.length, 17);
-  t.equal(r.warnings[16]!.detail, '25_more_fields');
+  t.same(r.warnings[16], { kind: 'field_ignored', detail: '25_more' });
   const weird = ok(t, { messages: hi, 'bad\r\nname: x': 1, constructor: 1 });
   t.same(kinds(weird), ['field_ignored:bad??name??x', 'field_ignored:constructor']);
 });

@@ -154,3 +154,14 @@ t.test('every recorded provider response translates consistently', async (t) => 
     t.same(warnings, []);
   }
 });
+
+t.test('an odd provider body does not throw', async (t) => {
+  const odd = { id: 'msg_x', content: { not: 'an array' }, stop_reason: 42 } as unknown as Message;
+  const { completion, warnings } = translateMessageToCompletion(odd, ctx);
+  t.equal(completion.choices[0]!.message.content, null);
+  t.equal(completion.choices[0]!.finish_reason, 'stop');
+  t.same(completion.usage, { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, prompt_tokens_details: { cached_tokens: 0 } });
+  t.equal(warnings.length, 1);
+  const nullBlocks = { ...odd, content: [null, 3, { type: 'text', text: 'ok' }] } as unknown as Message;
+  t.equal(translateMessageToCompletion(nullBlocks, ctx).completion.choices[0]!.message.content, 'ok');
+});
