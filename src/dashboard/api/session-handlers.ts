@@ -4,6 +4,7 @@ import { GatewayError } from '../../errors/codes.js';
 import type { KeyStore } from '../../keys/key-store.js';
 import { decoyHash, verifyPassword } from '../auth/passwords.js';
 import { secretEquals } from '../auth/secret-equal.js';
+import { credentialTag } from '../auth/session-store.js';
 import type { Role, SessionStore } from '../auth/session-store.js';
 import type { SignInThrottle, Subjects } from '../auth/throttle.js';
 import type { UserStore } from '../auth/user-store.js';
@@ -49,7 +50,7 @@ async function signIn(deps: SessionDeps, req: ApiRequest) {
   const who = token !== null ? checkToken(deps, token) : await checkPassword(deps, subjects.account, password ?? '');
   if (who === null) throw new GatewayError('unauthenticated', REFUSED);
   deps.throttle.succeeded(subjects);
-  const { id, session } = await deps.sessions.create(who.role, who.userId);
+  const { id, session } = await deps.sessions.create(who.role, who.userId, who.role === 'operator' ? credentialTag(deps.adminToken) : null);
   const cookie = sessionCookie(req.ctx.req, id, session.expiresAt - session.createdAt);
   const reply = await whoAmI(deps, { ...req, actor: null, session: { id, session } });
   return { ...reply, headers: { 'set-cookie': cookie } };

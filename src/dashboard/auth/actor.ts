@@ -5,6 +5,7 @@ import { GatewayError } from '../../errors/codes.js';
 import { readCookie, SESSION_COOKIE } from '../http/cookies.js';
 import type { Actor } from '../api/types.js';
 import { secretEquals } from './secret-equal.js';
+import { credentialTag } from './session-store.js';
 import type { Session, SessionStore } from './session-store.js';
 import type { UserStore } from './user-store.js';
 
@@ -41,7 +42,11 @@ export async function identify(req: IncomingMessage, deps: ActorDeps): Promise<C
   if (id === null || id === '') return NOBODY;
   const session = await deps.sessions.get(id);
   if (session === null) return NOBODY;
-  if (session.role === 'operator') return { actor: { role: 'operator' }, session: { id, session } };
+  if (session.role === 'operator') {
+    // Started with an admin token that has since been replaced: no longer an operator.
+    if (session.credentialTag !== credentialTag(deps.adminToken)) return NOBODY;
+    return { actor: { role: 'operator' }, session: { id, session } };
+  }
   const user = session.userId === null ? null : await deps.users.get(session.userId);
   if (user === null) return NOBODY;
   return { actor: { role: 'customer', customerId: user.customerId, userId: user.id, email: user.email }, session: { id, session } };

@@ -10,6 +10,8 @@ export interface Session {
   role: Role;
   /** The customer user, for role 'customer'. */
   userId: string | null;
+  /** For operators: credentialTag(admin token) at sign-in, so rotating the token ends older sessions. */
+  credentialTag: string | null;
   /** Sent back in the x-csrf-token header on every state-changing call. */
   csrfToken: string;
   createdAt: number;
@@ -28,6 +30,7 @@ export const DEFAULT_SESSION_TIMES: SessionTimes = Object.freeze({ lifetimeMs: 1
 interface SessionRow {
   role: Role;
   user_id: string | null;
+  credential_tag: string | null;
   csrf_token: string;
   created_at: number;
   last_seen_at: number;
@@ -41,9 +44,14 @@ function hashId(id: string): Buffer {
   return createHash('sha256').update(id).digest();
 }
 
+/** A short, one-way tag of a credential: enough to notice it changed, useless to recover it. */
+export function credentialTag(secret: string): string {
+  return createHash('sha256').update(`session-credential:${secret}`).digest('base64url').slice(0, 22);
+}
+
 export class SessionStore {
   private readonly sql: {
-    insert: Statement<[Buffer, Role, string | null, string, number, number, number]>;
+    insert: Statement<[Buffer, Role, string | null, string | null, string, number, number, number]>;
     get: Statement<[Buffer], SessionRow>;
     touch: Statement<[number, Buffer]>;
     remove: Statement<[Buffer]>;
@@ -57,8 +65,8 @@ export class SessionStore {
   ) {
     this.sql = {
       insert: db.prepare(
-        `INSERT INTO dashboard_sessions (id_hash, role, user_id, csrf_token, created_at, last_seen_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO dashboard_sessions (id_hash, role, user_id, credential_tag, csrf_token, created_at, last_seen_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       get: db.prepare('SELECT * FROM dashboard_sessions WHERE id_hash = ?'),
       touch: db.prepare('UPDATE dashboard_sessions SET last_seen_at = ? WHERE id_hash = ?'),
@@ -68,12 +76,13 @@ export class SessionStore {
   }
 
   /** Returns the cookie value (the only place the session id exists) and the session. */
-  async create(role: Role, userId: string | null): Promise<{ id: string; session: Session }> {
+  async create(role: Role, userId: string | null, tag: string | null = null): Promise<{ id: string; session: Session }> {
     const now = this.now();
     this.sql.sweep.run(now, now - this.times.idleMs); // ended sessions are cleared whenever a new one starts
     const id = randomBytes(32).toString('base64url');
-    const session: Session = { role, userId, csrfToken: randomBytes(24).toString('base64url'), createdAt: now, expiresAt: now + this.times.lifetimeMs };
-    this.sql.insert.run(hashId(id), role, userId, session.csrfToken, now, now, session.expiresAt);
+    const csrfToken = randomBytes(24).toString('base64url');
+    const session: Session = { role, userId, credentialTag: tag, csrfToken, createdAt: now, expiresAt: now + this.times.lifetimeMs };
+    this.sql.insert.run(hashId(id), role, userId, tag, csrfToken, now, now, session.expiresAt);
     return { id, session };
   }
 
@@ -88,7 +97,14 @@ export class SessionStore {
       return null;
     }
     if (now - row.last_seen_at >= TOUCH_EVERY_MS) this.sql.touch.run(now, key);
-    return { role: row.role, userId: row.user_id, csrfToken: row.csrf_token, createdAt: row.created_at, expiresAt: row.expires_at };
+    return {
+      role: row.role,
+      userId: row.user_id,
+      credentialTag: row.credential_tag,
+      csrfToken: row.csrf_token,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+    };
   }
 
   async remove(id: string): Promise<void> {

@@ -4,6 +4,7 @@ CREATE TABLE dashboard_sessions (
   id_hash      BLOB PRIMARY KEY,
   role         TEXT NOT NULL CHECK (role IN ('operator', 'customer')),
   user_id      TEXT REFERENCES dashboard_users(id) ON DELETE CASCADE,
+  credential_tag TEXT,                      -- operators: a hash of the admin token signed in with (a new token ends old sessions)
   csrf_token   TEXT NOT NULL,
   created_at   INTEGER NOT NULL,            -- epoch milliseconds
   last_seen_at INTEGER NOT NULL,

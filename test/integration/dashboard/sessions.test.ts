@@ -1,5 +1,8 @@
 // Sessions: cookie attributes, sign-out, the bearer admin token, and refusal of cross-site state changes.
 import t from 'tap';
+import { dashboardRoutes } from '../../../src/dashboard/routes.js';
+import { createGateway } from '../../../src/gateway.js';
+import { createHttpServer, listen } from '../../../src/server.js';
 import { call } from '../../helpers/http.js';
 import { AdminClient, ADMIN_TOKEN, sameOriginHeaders, startDashboardHarness } from './dashboard-harness.js';
 
@@ -68,6 +71,25 @@ t.test('sessions and cross-site protection', async (t) => {
     const wrong = await call(`${h.url}/admin/api/customers`, { headers: { authorization: 'Bearer mgwadm_wrong' } });
     t.equal(wrong.status, 401);
     t.equal(wrong.json().error.code, 'unauthenticated');
+  });
+
+  await t.test('a new admin token ends the sessions started with the old one', async (t) => {
+    const op = new AdminClient(h.url);
+    await op.signIn({ token: ADMIN_TOKEN });
+    // A second gateway on the same database, started with a rotated token.
+    const rotated = createHttpServer(
+      createGateway(h.runtime, dashboardRoutes(h.runtime, { keyStore: h.built.keyStore, usageStore: h.built.usageStore, db: h.built.db, adminToken: 'mgwadm_rotated_token_0123456789' })),
+      h.runtime.config.limits,
+    );
+    const address = await listen(rotated, 0, '127.0.0.1');
+    t.teardown(() => {
+      rotated.closeAllConnections();
+      return new Promise<void>((resolve) => rotated.close(() => resolve()));
+    });
+    const sameCookie = new AdminClient(`http://127.0.0.1:${address.port}`);
+    sameCookie.cookie = op.cookie;
+    t.equal((await sameCookie.send('GET', '/customers')).status, 401, 'the old operator session is refused');
+    t.equal((await op.send('GET', '/customers')).status, 200, 'where the token is unchanged it still works');
   });
 
   await t.test('unknown endpoints and methods', async (t) => {

@@ -58,5 +58,9 @@ t.test('customer sessions belong to a user and end with it', async (t) => {
   t.equal((await sessions.get(id))?.userId, user.id);
   await users.remove(user.id);
   t.equal(await sessions.get(id), null);
-  t.throws(() => db.prepare("INSERT INTO dashboard_sessions VALUES (x'00', 'customer', NULL, 't', 0, 0, 0)").run(), 'a customer session needs a user');
+  const insert = db.prepare(
+    "INSERT INTO dashboard_sessions (id_hash, role, user_id, csrf_token, created_at, last_seen_at, expires_at) VALUES (randomblob(32), ?, ?, 't', 0, 0, 0)",
+  );
+  t.throws(() => insert.run('customer', null), /CHECK constraint/, 'a customer session needs a user');
+  t.throws(() => insert.run('operator', user.id), /CHECK constraint/, 'an operator session has none');
 });
