@@ -36,7 +36,7 @@ export function createGateway(rt: Runtime, extraRoutes: readonly Route[] = []): 
       const id = `req_${randomUUID().replaceAll('-', '')}`;
       if (route === undefined) {
         const code: ErrorCode = paths.has(path) ? 'method_not_allowed' : 'route_not_found';
-        return answerDirect(res, id, formatOf(path), code, code === 'method_not_allowed' ? `Method ${req.method} is not allowed here.` : 'No such endpoint.');
+        return answerDirect(res, id, errorFormatOf(path), code, code === 'method_not_allowed' ? `Method ${req.method} is not allowed here.` : 'No such endpoint.');
       }
       if (lifecycle.inFlight >= maxInFlight && route.info.surface !== 'other') {
         rt.metrics.loadShed(route.info.surface);
@@ -69,7 +69,8 @@ function matchPrefix(routes: readonly Route[], method: string | undefined, path:
   return routes.find((r) => r.method === method && path.startsWith(r.path.slice(0, -1)));
 }
 
-function formatOf(path: string): ErrorFormat {
+/** The error shape for a path: the messages surface's under its prefix, else the chat shape. */
+export function errorFormatOf(path: string): ErrorFormat {
   return path.startsWith(CHAT_PREFIX) ? 'chat' : path.startsWith('/gateway/v1') ? 'messages' : 'chat';
 }
 

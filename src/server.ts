@@ -1,9 +1,14 @@
 // The node:http binding: limits and timeouts from interface.md, and a graceful drain.
-import { createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createServer, STATUS_CODES } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Limits } from './config/config.js';
+import type { ErrorCode } from './errors/codes.js';
+import { renderError } from './errors/render.js';
 import type { Gateway } from './gateway.js';
+import { errorFormatOf } from './gateway.js';
 import type { Lifecycle } from './runtime.js';
 
 export function createHttpServer(gateway: Gateway, limits: Limits): Server {
@@ -14,12 +19,53 @@ export function createHttpServer(gateway: Gateway, limits: Limits): Server {
       // Time allowed to receive the whole request; responses (streams) are not limited by it.
       requestTimeout: limits.bodyTimeoutMs,
       keepAliveTimeout: 65_000,
-      // Node answers a header block over maxHeaderSize with 431 itself.
+      // The header and request timeouts are enforced by a periodic sweep (30 s by default), which
+      // would let a slow sender keep its socket up to twice as long as configured.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, limits.headersTimeoutMs, limits.bodyTimeoutMs)),
       requireHostHeader: false,
     },
     gateway.handle,
   );
+  server.on('clientError', answerClientError);
   return server;
+}
+
+/** Which answer a request the HTTP parser refused gets (interface.md "Timeouts and limits"). */
+const CLIENT_ERRORS = new Map<string | undefined, { status: number; code: ErrorCode; message: string }>([
+  ['HPE_HEADER_OVERFLOW', { status: 431, code: 'invalid_request', message: 'The request headers are larger than the limit.' }],
+  ['ERR_HTTP_REQUEST_TIMEOUT', { status: 408, code: 'invalid_request', message: 'The request was not received in time.' }],
+]);
+const MALFORMED = { status: 400, code: 'invalid_request' as ErrorCode, message: 'The request is not valid HTTP/1.1 (framing, chunking or header syntax).' };
+
+/**
+ * Requests the HTTP parser refuses (both Content-Length and Transfer-Encoding, malformed chunks, bare
+ * CR or LF in a header, oversized headers, slow senders) get a short JSON answer in the error shape
+ * of the path they named, with a request id, and the connection is closed. Nothing from the refused
+ * bytes is echoed back.
+ */
+function answerClientError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+  // As Node does: never write into a response already under way on this socket.
+  const inFlight = (socket as unknown as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
+    socket.destroy();
+    return;
+  }
+  const answer = CLIENT_ERRORS.get(err.code) ?? MALFORMED;
+  const id = `req_${randomUUID().replaceAll('-', '')}`;
+  const body = renderError(errorFormatOf(requestPath(err.rawPacket)), answer.code, answer.message, null);
+  socket.end(
+    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nconnection: close\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nrequest-id: ${id}\r\nx-request-id: ${id}\r\n\r\n${body}`,
+  );
+}
+
+/** The path of the request line, when the refused bytes start with one (only used to pick a shape). */
+function requestPath(raw: Buffer | undefined): string {
+  if (raw === undefined) return '/';
+  const head = raw.toString('latin1', 0, Math.min(raw.length, 1024));
+  const start = head.indexOf(' ');
+  const end = start === -1 ? -1 : head.indexOf(' ', start + 1);
+  return end === -1 ? '/' : head.slice(start + 1, end);
 }
 
 export function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
