@@ -16,7 +16,9 @@ export function authStage(rt: Runtime, options: { acceptXApiKey: boolean }): Sta
   const { keys, metrics } = rt;
   return async (ctx, next) => {
     const raw = credentialOf(ctx.req.headers.authorization, options.acceptXApiKey ? ctx.req.headers['x-api-key'] : undefined);
+    const missesBefore = keys.stats.misses;
     const result = await keys.authenticateAsync(raw);
+    if (raw !== undefined) metrics.keyCache(keys.stats.misses === missesBefore);
     if (!result.ok) {
       metrics.authFailure(result.reason);
       throw new GatewayError('invalid_api_key', MESSAGES[result.reason]);

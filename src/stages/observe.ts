@@ -1,6 +1,7 @@
 // Wraps everything after it: in-flight gauges, the request metrics, the usage record and the one
 // access-log line, all written once the response is over (for streams, after the last byte).
 import type { RequestContext } from '../context.js';
+import { logAccess } from '../observability/logger.js';
 import type { Outcome } from '../observability/metrics.js';
 import type { Stage } from '../pipeline/compose.js';
 import type { Runtime } from '../runtime.js';
@@ -50,24 +51,21 @@ export function observeStage(rt: Runtime): Stage {
           outcome,
         });
       }
-      logger.info(
-        {
-          reqId: ctx.id,
-          surface,
-          route: ctx.route.name,
-          method: ctx.req.method,
-          model: ctx.model?.id ?? ctx.requestedModel ?? undefined,
-          customer: ctx.principal?.customerName,
-          keyId: ctx.principal?.keyId,
-          status,
-          outcome,
-          stream: ctx.stream,
-          durationMs: Math.round(durationMs * 100) / 100,
-          tokens: ctx.usageSeen ? ctx.usage : undefined,
-          upstreamMs: ctx.upstreamHeadersAt === null ? undefined : Math.round((ctx.upstreamHeadersAt - ctx.startedAt) * 100) / 100,
-        },
-        'request',
-      );
+      logAccess(logger, {
+        reqId: ctx.id,
+        surface,
+        method: ctx.req.method ?? 'GET',
+        path: ctx.route.name,
+        model: ctx.model?.id ?? ctx.requestedModel ?? undefined,
+        customer: ctx.principal?.customerName,
+        keyId: ctx.principal?.keyId,
+        status,
+        outcome,
+        stream: ctx.stream,
+        durationMs,
+        tokens: ctx.usageSeen ? ctx.usage : undefined,
+        upstreamMs: ctx.upstreamHeadersAt === null ? null : ctx.upstreamHeadersAt - ctx.startedAt,
+      });
     }
   };
 }

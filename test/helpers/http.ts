@@ -20,3 +20,13 @@ export async function call(
 export function bearer(key: string, extra: Record<string, string> = {}): Record<string, string> {
   return { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...extra };
 }
+
+/** Awaits an SDK call that must fail, and returns the HTTP status the SDK's error carries. */
+export async function statusOfRejection(promise: Promise<unknown>): Promise<number | 'resolved'> {
+  try {
+    await promise;
+    return 'resolved';
+  } catch (err) {
+    return (err as { status?: number }).status ?? -1;
+  }
+}

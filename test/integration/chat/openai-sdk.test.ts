@@ -1,6 +1,7 @@
 // The official openai SDK against {gateway}/gateway/openai/v1, with the simulator upstream.
 import OpenAI from 'openai';
 import t from 'tap';
+import { statusOfRejection } from '../../helpers/http.js';
 import { startHarness } from '../../helpers/harness.js';
 
 const MODEL = 'claude-sonnet-4-6';
@@ -118,11 +119,8 @@ t.test('openai SDK through the chat-completions surface', async (t) => {
     const res = await client.chat.completions.create({ model: MODEL, stop: ['Hello'], messages: [{ role: 'user', content: 'say Hello please' }] });
     t.same(lastUpstreamBody().stop_sequences, ['Hello']);
     t.equal(res.choices[0]!.finish_reason, 'stop');
-    await t.rejects(
-      client.chat.completions.create({ model: MODEL, stop: ['a', 'b', 'c', 'd', 'e'], messages: [{ role: 'user', content: 'x' }] }),
-      OpenAI.BadRequestError,
-      'more than 4 stop sequences is a 400',
-    );
+    const status = await statusOfRejection(client.chat.completions.create({ model: MODEL, stop: ['a', 'b', 'c', 'd', 'e'], messages: [{ role: 'user', content: 'x' }] }));
+    t.equal(status, 400, 'more than 4 stop sequences is a 400');
   });
 
   t.test('ignored fields are accepted with 200 and listed in the warnings header', async (t) => {
@@ -132,7 +130,7 @@ t.test('openai SDK through the chat-completions surface', async (t) => {
         messages: [{ role: 'user', content: 'ignore things' }],
         n: 1,
         logprobs: true,
-        response_format: { type: 'text' },
+        response_format: { type: 'json_object' },
         presence_penalty: 0.5,
         frequency_penalty: 0.5,
         seed: 7,
@@ -150,7 +148,7 @@ t.test('openai SDK through the chat-completions surface', async (t) => {
 
   t.test('x-gateway-strict turns changes into 400s', async (t) => {
     const strict = new OpenAI({ apiKey: key, baseURL: `${h.url}/gateway/openai/v1`, maxRetries: 0, defaultHeaders: { 'x-gateway-strict': 'true' } });
-    await t.rejects(strict.chat.completions.create({ model: MODEL, seed: 1, max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }), OpenAI.BadRequestError);
+    t.equal(await statusOfRejection(strict.chat.completions.create({ model: MODEL, seed: 1, max_tokens: 10, messages: [{ role: 'user', content: 'x' }] })), 400);
   });
 
   t.test('models list: only the models the key may use', async (t) => {
