@@ -5,6 +5,7 @@ import { GatewayError } from '../errors/codes.js';
 import type { Stage } from '../pipeline/compose.js';
 import { ANTHROPIC } from '../providers/anthropic/provider.js';
 import { retryAfterSeconds } from '../ratelimit/headers.js';
+import { upstreamBodyFailure } from '../resilience/body-failure.js';
 import { resilienceOf } from '../resilience/services.js';
 import type { Runtime } from '../runtime.js';
 import { upstreamFailureError } from '../upstream/client.js';
@@ -62,6 +63,17 @@ export function callUpstreamStage(rt: Runtime): Stage {
     ctx.upstreamResponse = response;
     try {
       await next();
+    } catch (err) {
+      const failure = upstreamBodyFailure(err);
+      if (failure === null) throw err;
+      if (failure === 'cancelled' || ctx.abort.signal.aborted) {
+        ctx.outcome = 'client_cancelled';
+        return;
+      }
+      logger.warn({ reqId: ctx.id, code: failure.code }, 'the upstream answer failed while it was read');
+      metrics.upstreamError(failure.code === 'upstream_timeout' ? 'timeout' : 'protocol');
+      ctx.outcome = 'upstream_error';
+      throw failure;
     } finally {
       // Whatever the respond stage did, the upstream body must not stay open.
       if (!response.body.destroyed && !response.body.readableEnded) response.body.destroy();
