@@ -22,6 +22,7 @@ export function answerProxyError(res: ServerResponse, format: ErrorFormat, code:
 
 export const PROXY_MESSAGES = Object.freeze({
   notFound: 'No such endpoint on the model-gateway proxy.',
+  notLoopback: 'The model-gateway proxy answers only requests addressed to this machine (127.0.0.1 or localhost).',
   methodNotAllowed: 'The model-gateway proxy forwards GET and POST only.',
   unreachable: 'The model-gateway proxy could not reach the gateway; check that it is running and the --gateway URL.',
   timeout: 'The gateway did not answer the model-gateway proxy in time.',

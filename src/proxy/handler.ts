@@ -7,6 +7,7 @@ import type { UpstreamClient, UpstreamResponse } from '../upstream/client.js';
 import { classifyUpstreamFailure } from '../upstream/client.js';
 import { proxiedRequestHeaders } from '../upstream/headers.js';
 import { answerProxyError, PROXY_MESSAGES } from './errors.js';
+import { addressedToLoopback } from './host-check.js';
 import { GatewayReachability } from './reachability.js';
 import type { GatewayHostHider } from './host-hider.js';
 import { mapProxyPath } from './path-map.js';
@@ -18,6 +19,8 @@ export interface ProxyHandlerDeps {
   hider: GatewayHostHider;
   logger: Logger;
   lifecycle: Lifecycle;
+  /** True when the proxy listens on loopback: then it answers only requests addressed to loopback. */
+  loopbackOnly: boolean;
 }
 
 export interface ProxyHandler {
@@ -46,6 +49,10 @@ async function forward(deps: ProxyHandlerDeps, reachability: GatewayReachability
   const started = performance.now();
   const target = mapProxyPath(req.url ?? '/', req.headers);
   if (target.kind === 'not_found') return answerProxyError(res, target.format, 'route_not_found', PROXY_MESSAGES.notFound);
+  if (deps.loopbackOnly && !addressedToLoopback(req.headers.host)) {
+    deps.logger.warn('refused a request addressed to a non-loopback host name (DNS rebinding?)');
+    return answerProxyError(res, target.format, 'forbidden', PROXY_MESSAGES.notLoopback);
+  }
   const method = req.method;
   if (method !== 'GET' && method !== 'POST') return answerProxyError(res, target.format, 'method_not_allowed', PROXY_MESSAGES.methodNotAllowed);
 

@@ -8,6 +8,7 @@ import { createHttpServer, drain, listen } from '../server.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { createProxyHandler } from './handler.js';
 import { GatewayHostHider } from './host-hider.js';
+import { isLoopbackHost } from './loopback.js';
 import type { ProbeResult } from './probe.js';
 import { probeGateway } from './probe.js';
 import { proxyBaseUrl } from './ready-line.js';
@@ -62,7 +63,8 @@ export async function startProxy(settings: ProxySettings, logger: Logger, tuning
   });
   const lifecycle: Lifecycle = { draining: false, inFlight: 0 };
   const hider = new GatewayHostHider(settings.gateway);
-  const handler = createProxyHandler({ client, gatewayKey: settings.gatewayKey, hider, logger, lifecycle });
+  const loopbackOnly = isLoopbackHost(settings.host);
+  const handler = createProxyHandler({ client, gatewayKey: settings.gatewayKey, hider, logger, lifecycle, loopbackOnly });
   const server = createHttpServer(handler, PROXY_LIMITS);
   let address;
   try {

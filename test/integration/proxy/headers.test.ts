@@ -91,6 +91,17 @@ t.test('headers in both directions', async (t) => {
     t.equal(res.json().error.type, 'invalid_request_error');
   });
 
+  t.test('a request addressed to another host name is refused (DNS rebinding)', async (t) => {
+    const before = probe.seen.length;
+    const body = JSON.stringify({ hello: 'rebinding' });
+    const refused = await call(`${p.url}${ECHO_PATH}`, { body, headers: { host: `evil.example:${p.proxy.port}`, 'content-type': 'application/json' } });
+    t.equal(refused.status, 403);
+    t.equal(refused.json().error.code, 'forbidden');
+    t.equal(probe.seen.length, before, 'the gateway never saw it');
+    const byName = await call(`${p.url}${ECHO_PATH}`, { body, headers: { host: `localhost:${p.proxy.port}`, 'content-type': 'application/json' } });
+    t.equal(byName.status, 200, 'localhost is fine');
+  });
+
   t.test('the gateway key never reaches the proxy log', async (t) => {
     t.notMatch(p.logText(), secretOf(key));
     t.notMatch(p.logText(), 'sk-client-own');
