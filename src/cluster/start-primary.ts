@@ -1,0 +1,16 @@
+// Before forking: the work that must happen once per data folder, not once per worker (creating the
+// admin token file, applying database migrations), so workers never race each other to do it.
+import { ensureAdminToken } from '../admin-token.js';
+import type { GatewayConfig } from '../config/config.js';
+import { openDatabase } from '../db/open.js';
+import { createLogger } from '../observability/logger.js';
+import { runPrimary } from './primary.js';
+
+export function startClusterPrimary(config: GatewayConfig, workers: number): Promise<number> {
+  const admin = ensureAdminToken(config.adminToken, config.dataDir);
+  openDatabase(config.databaseUrl).close();
+  const secrets = [config.upstreamApiKey, admin.token].filter((s): s is string => s !== null);
+  const logger = createLogger({ level: config.logLevel, secrets });
+  logger.info({ workers }, 'starting gateway workers');
+  return runPrimary({ workers, graceMs: config.timeouts.shutdownGraceMs, logger });
+}
