@@ -1,19 +1,29 @@
 // `model-gateway serve`: the gateway, until SIGTERM/SIGINT, then a graceful drain.
+import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
-import { buildRuntime } from '../build-runtime.js';
+import { parseWorkerCount } from '../cluster/worker-count.js';
 import { loadConfig } from '../config/config.js';
-import { createGateway } from '../gateway.js';
-import { createHttpServer, drain, listen } from '../server.js';
 
 export async function runServe(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, host: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, host: { type: 'string' }, workers: { type: 'string' } }, strict: true });
   const env = { ...process.env };
   if (values.port !== undefined) env.PORT = values.port;
   if (values.host !== undefined) env.HOST = values.host;
   const config = loadConfig(env);
+  // --workers N: this process supervises N workers (node:cluster); each worker runs the code below.
+  const workers = parseWorkerCount(values.workers);
+  // The primary only supervises: it never loads the gateway itself (imports below are lazy for that).
+  if (workers > 1 && cluster.isPrimary) return (await import('../cluster/start-primary.js')).startClusterPrimary(config, workers);
+  const [{ buildRuntime }, { createGateway }, { createHttpServer, drain, listen }, { clusterWideMetrics }] = await Promise.all([
+    import('../build-runtime.js'),
+    import('../gateway.js'),
+    import('../server.js'),
+    import('../cluster/metrics-channel.js'),
+  ]);
   const built = await buildRuntime(config);
   const { runtime } = built;
-  const server = createHttpServer(createGateway(runtime), config.limits);
+  const served = cluster.isWorker ? { ...runtime, metrics: clusterWideMetrics(runtime.metrics) } : runtime;
+  const server = createHttpServer(createGateway(served), config.limits);
   const address = await listen(server, config.port, config.host);
   if (runtime.simulated) {
     runtime.logger.warn('no ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL: answering from the built-in simulator (responses carry x-gateway-upstream: simulator)');
@@ -30,9 +40,13 @@ export async function runServe(argv: string[]): Promise<number> {
       const clean = await drain(server, runtime.lifecycle, config.timeouts.shutdownGraceMs);
       await built.close();
       runtime.logger.info({ clean }, 'stopped');
+      // A worker's IPC channel would keep it alive after the drain.
+      if (cluster.isWorker) process.disconnect();
       resolve(0);
     };
     process.once('SIGTERM', () => void stop('SIGTERM'));
     process.once('SIGINT', () => void stop('SIGINT'));
+    // A worker whose primary is gone (killed, crashed) drains and ends instead of living on alone.
+    if (cluster.isWorker) process.once('disconnect', () => void stop('primary gone'));
   });
 }
