@@ -9,6 +9,7 @@ import { buildRuntime } from '../../src/build-runtime.js';
 import type { BuiltRuntime } from '../../src/build-runtime.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createGateway } from '../../src/gateway.js';
+import { mountedRoutes } from '../../src/mounted-routes.js';
 import type { Route } from '../../src/routes.js';
 import type { Runtime } from '../../src/runtime.js';
 import { createHttpServer, listen } from '../../src/server.js';
@@ -73,7 +74,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     },
   });
   const built = await buildRuntime(config, { logDestination, simulator });
-  const server = createHttpServer(createGateway(built.runtime, opts.extraRoutes?.(built) ?? []), config.limits);
+  const server = createHttpServer(createGateway(built.runtime, opts.extraRoutes?.(built) ?? mountedRoutes(built)), config.limits);
   const address = await listen(server, 0, '127.0.0.1');
   let closed = false;
   return {

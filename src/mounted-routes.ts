@@ -1,0 +1,10 @@
+// The routes mounted beside the model surfaces: the dashboard and its admin API. One place, so the
+// server, the cluster workers and the tests serve the same thing.
+import type { BuiltRuntime } from './build-runtime.js';
+import { dashboardRoutes } from './dashboard/routes.js';
+import type { Route } from './routes.js';
+import type { Runtime } from './runtime.js';
+
+export function mountedRoutes(built: BuiltRuntime, runtime: Runtime = built.runtime): Route[] {
+  return dashboardRoutes(runtime, { keyStore: built.keyStore, usageStore: built.usageStore, db: built.db, adminToken: built.adminToken });
+}
