@@ -10,7 +10,7 @@ import { startHarness } from '../../helpers/harness.js';
 import { bearer } from '../../helpers/http.js';
 import { waitFor } from '../../helpers/wait.js';
 import type { Resources } from './fixtures/resources.js';
-import { above, resources, settled } from './fixtures/resources.js';
+import { above, quietBaseline, resources, settled } from './fixtures/resources.js';
 
 const MODEL = 'claude-sonnet-4-6';
 const PATHS = { messages: '/gateway/v1/messages', chat: '/gateway/openai/v1/chat/completions' } as const;
@@ -135,7 +135,7 @@ t.test('upstream faults', async (t) => {
   const warm = new Agent();
   for (const surface of ['messages', 'chat'] as const) for (const stream of [false, true]) await send(h, key, surface, stream, warm);
   await warm.close();
-  const baseline = await settled(h, await resources(h));
+  const baseline = await quietBaseline(h);
 
   for (const c of CASES) {
     for (const surface of ['messages', 'chat'] as const) {
@@ -190,7 +190,7 @@ t.test('a burst of 5xx: every answer in shape, the circuit opens, then recovers'
   const warm = new Agent();
   await send(h, key, 'messages', false, warm);
   await warm.close();
-  const baseline = await settled(h, await resources(h));
+  const baseline = await quietBaseline(h);
   h.simulator.injectFault({ kind: 'status', status: 500 }, 40);
   const client = new Agent({ connections: 64 });
   const answers = await Promise.all(
