@@ -37,17 +37,20 @@ export class RetryPolicy {
   }
 }
 
+/** Longer than any pause worth waiting for, and far from where seconds × 1000 overflows. */
+const MAX_SECONDS = 1e9;
+
 /** `retry-after-ms` (what the provider's SDKs read first), else `retry-after` in seconds or as a date. */
 export function retryAfterMs(headers: UpstreamHeaders, wallNow: number = Date.now()): number | null {
   const ms = first(headers['retry-after-ms']);
   if (ms !== undefined) {
     const n = Number(ms);
-    if (ms !== '' && Number.isFinite(n) && n >= 0) return Math.ceil(n);
+    if (ms !== '' && Number.isFinite(n) && n >= 0 && n < MAX_SECONDS * 1000) return Math.ceil(n);
   }
   const raw = first(headers['retry-after']);
   if (raw === undefined || raw === '') return null;
   const seconds = Number(raw);
-  if (Number.isFinite(seconds)) return seconds >= 0 ? Math.ceil(seconds * 1000) : null;
+  if (Number.isFinite(seconds)) return seconds >= 0 && seconds < MAX_SECONDS ? Math.ceil(seconds * 1000) : null;
   const at = Date.parse(raw);
   return Number.isNaN(at) ? null : Math.max(0, at - wallNow);
 }

@@ -45,6 +45,8 @@ t.test('retryAfterMs parsing', async (t) => {
     [{ 'retry-after': 'Mon, 31 Dec 2029 23:59:00 GMT' }, 0],
     [{ 'retry-after-ms': '250.2' }, 251],
     [{ 'retry-after-ms': 'x', 'retry-after': '1' }, 1000],
+    [{ 'retry-after': '1.797693134862316e+305' }, null],
+    [{ 'retry-after-ms': '1e300' }, null],
   ];
   for (const [headers, ms] of cases) t.equal(retryAfterMs(headers, now), ms, JSON.stringify(headers));
 });
