@@ -5,11 +5,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RouteInfo } from './context.js';
 import { createContext } from './context.js';
 import type { ErrorCode } from './errors/codes.js';
-import { ERRORS } from './errors/codes.js';
-import type { ErrorFormat } from './errors/render.js';
-import { renderError } from './errors/render.js';
+import { writeErrorResponse } from './errors/render.js';
 import type { Route } from './routes.js';
-import { buildRoutes, CHAT_PREFIX } from './routes.js';
+import { buildRoutes } from './routes.js';
+import { errorFormatOf } from './surfaces.js';
 import type { Runtime } from './runtime.js';
 
 export interface Gateway {
@@ -36,12 +35,12 @@ export function createGateway(rt: Runtime, extraRoutes: readonly Route[] = []): 
       const id = `req_${randomUUID().replaceAll('-', '')}`;
       if (route === undefined) {
         const code: ErrorCode = paths.has(path) ? 'method_not_allowed' : 'route_not_found';
-        return answerDirect(res, id, errorFormatOf(path), code, code === 'method_not_allowed' ? `Method ${req.method} is not allowed here.` : 'No such endpoint.');
+        return writeErrorResponse(res, id, errorFormatOf(path), code, code === 'method_not_allowed' ? `Method ${req.method} is not allowed here.` : 'No such endpoint.');
       }
       if (lifecycle.inFlight >= maxInFlight && route.info.surface !== 'other') {
         rt.metrics.loadShed(route.info.surface);
         res.setHeader('retry-after', '1');
-        return answerDirect(res, id, route.info.errorFormat, 'overloaded', 'The gateway is at its in-flight limit; retry shortly.');
+        return writeErrorResponse(res, id, route.info.errorFormat, 'overloaded', 'The gateway is at its in-flight limit; retry shortly.');
       }
       if (lifecycle.draining) res.setHeader('connection', 'close');
       const ctx = createContext(id, req, res, route.info, q === -1 ? '' : url.slice(q), performance.now());
@@ -53,7 +52,7 @@ export function createGateway(rt: Runtime, extraRoutes: readonly Route[] = []): 
         () => finish(),
         (err: unknown) => {
           logger.error({ reqId: id, err: err instanceof Error ? err.message : String(err) }, 'request handler failed');
-          if (!res.headersSent) answerDirect(res, id, route.info.errorFormat, 'internal', 'The gateway failed to handle this request.');
+          if (!res.headersSent) writeErrorResponse(res, id, route.info.errorFormat, 'internal', 'The gateway failed to handle this request.');
           else res.destroy();
           finish();
         },
@@ -67,22 +66,6 @@ export function createGateway(rt: Runtime, extraRoutes: readonly Route[] = []): 
 
 function matchPrefix(routes: readonly Route[], method: string | undefined, path: string): Route | undefined {
   return routes.find((r) => r.method === method && path.startsWith(r.path.slice(0, -1)));
-}
-
-/** The error shape for a path: the messages surface's under its prefix, else the chat shape. */
-export function errorFormatOf(path: string): ErrorFormat {
-  return path.startsWith(CHAT_PREFIX) ? 'chat' : path.startsWith('/gateway/v1') ? 'messages' : 'chat';
-}
-
-function answerDirect(res: ServerResponse, id: string, format: ErrorFormat, code: ErrorCode, message: string): void {
-  const body = renderError(format, code, message, null);
-  res.writeHead(ERRORS[code].status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-    'x-request-id': id,
-    'request-id': id,
-  });
-  res.end(body);
 }
 
 export type { RouteInfo };

@@ -4,6 +4,7 @@ import type { Handler, Stage } from './pipeline/compose.js';
 import { compose } from './pipeline/compose.js';
 import { ANTHROPIC } from './providers/anthropic/provider.js';
 import type { Runtime } from './runtime.js';
+import { CHAT_PREFIX, MESSAGES_PREFIX } from './surfaces.js';
 import { authStage } from './stages/auth.js';
 import { authThrottleStage } from './stages/auth-throttle.js';
 import { callUpstreamStage } from './stages/call-upstream.js';
@@ -29,11 +30,10 @@ export interface Route {
   readonly handler: Handler;
 }
 
-export const MESSAGES_PREFIX = '/gateway/v1';
-export const CHAT_PREFIX = '/gateway/openai/v1';
+export { CHAT_PREFIX, MESSAGES_PREFIX } from './surfaces.js';
 
 export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] {
-  const front = (info: RouteInfo): Stage[] => [requestIdStage(rt), observeStage(rt), errorBoundaryStage(rt)];
+  const front = (): Stage[] => [requestIdStage(rt), observeStage(rt), errorBoundaryStage(rt)];
   // Failed authentications are throttled per client address before the key is looked at.
   const throttle = authThrottleStage(rt);
   const guarded = (auth: Stage): Stage[] => (throttle === null ? [auth] : [throttle, auth]);
@@ -48,8 +48,8 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
     handler: compose(stages(info)),
   });
   const messagesForward = (name: string, upstreamPath: string): Route =>
-    route('POST', MESSAGES_PREFIX + name, { name: MESSAGES_PREFIX + name, surface: 'messages', errorFormat: 'messages' }, (info) => [
-      ...front(info),
+    route('POST', MESSAGES_PREFIX + name, { name: MESSAGES_PREFIX + name, surface: 'messages', errorFormat: 'messages' }, () => [
+      ...front(),
       ...messagesAuth,
       ...modelRequest,
       prepareForwardStage(rt, upstreamPath),
@@ -60,21 +60,21 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
   return [
     messagesForward('/messages', ANTHROPIC.messagesPath),
     messagesForward('/messages/count_tokens', ANTHROPIC.countTokensPath),
-    route('GET', `${MESSAGES_PREFIX}/models`, { name: `${MESSAGES_PREFIX}/models`, surface: 'models', errorFormat: 'messages' }, (info) => [
-      ...front(info),
+    route('GET', `${MESSAGES_PREFIX}/models`, { name: `${MESSAGES_PREFIX}/models`, surface: 'models', errorFormat: 'messages' }, () => [
+      ...front(),
       ...messagesAuth,
       listModelsStage(rt, 'provider'),
     ]),
-    route('POST', `${CHAT_PREFIX}/chat/completions`, { name: `${CHAT_PREFIX}/chat/completions`, surface: 'chat', errorFormat: 'chat' }, (info) => [
-      ...front(info),
+    route('POST', `${CHAT_PREFIX}/chat/completions`, { name: `${CHAT_PREFIX}/chat/completions`, surface: 'chat', errorFormat: 'chat' }, () => [
+      ...front(),
       ...chatAuth,
       ...modelRequest,
       translateRequestStage(rt),
       callUpstreamStage(rt),
       chatRespondStage(rt),
     ]),
-    route('GET', `${CHAT_PREFIX}/models`, { name: `${CHAT_PREFIX}/models`, surface: 'models', errorFormat: 'chat' }, (info) => [
-      ...front(info),
+    route('GET', `${CHAT_PREFIX}/models`, { name: `${CHAT_PREFIX}/models`, surface: 'models', errorFormat: 'chat' }, () => [
+      ...front(),
       ...chatAuth,
       listModelsStage(rt, 'openai'),
     ]),

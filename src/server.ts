@@ -8,7 +8,7 @@ import type { Limits } from './config/config.js';
 import type { ErrorCode } from './errors/codes.js';
 import { renderError } from './errors/render.js';
 import type { Gateway } from './gateway.js';
-import { errorFormatOf } from './gateway.js';
+import { errorFormatOf } from './surfaces.js';
 import type { Lifecycle } from './runtime.js';
 
 export function createHttpServer(gateway: Gateway, limits: Limits): Server {

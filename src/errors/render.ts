@@ -1,4 +1,5 @@
 // Error bodies in each surface's own shape (interface.md "Errors").
+import type { ServerResponse } from 'node:http';
 import type { ErrorCode } from './codes.js';
 import { ERRORS } from './codes.js';
 import type { ChatErrorBody } from '../wire/openai.js';
@@ -22,4 +23,17 @@ export function renderError(format: ErrorFormat, code: ErrorCode, message: strin
       ? messagesErrorBody(spec.messagesType, message)
       : chatErrorBody(spec.chatType, spec.chatCode, message, param),
   );
+}
+
+/** Answers with an error before any stage ran (no route, load shedding) or outside the gateway (the proxy). */
+export function writeErrorResponse(res: ServerResponse, requestId: string, format: ErrorFormat, code: ErrorCode, message: string): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = renderError(format, code, message, null);
+  res.writeHead(ERRORS[code].status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    'request-id': requestId,
+    'x-request-id': requestId,
+  });
+  res.end(body);
 }

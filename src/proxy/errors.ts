@@ -3,21 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { ErrorCode } from '../errors/codes.js';
-import { ERRORS } from '../errors/codes.js';
 import type { ErrorFormat } from '../errors/render.js';
-import { renderError } from '../errors/render.js';
+import { writeErrorResponse } from '../errors/render.js';
 
 export function answerProxyError(res: ServerResponse, format: ErrorFormat, code: ErrorCode, message: string): void {
-  if (res.headersSent || res.destroyed) return;
-  const body = renderError(format, code, message, null);
-  const id = `req_proxy_${randomUUID().replaceAll('-', '')}`;
-  res.writeHead(ERRORS[code].status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-    'request-id': id,
-    'x-request-id': id,
-  });
-  res.end(body);
+  writeErrorResponse(res, `req_proxy_${randomUUID().replaceAll('-', '')}`, format, code, message);
 }
 
 export const PROXY_MESSAGES = Object.freeze({

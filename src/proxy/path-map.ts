@@ -3,7 +3,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorFormat } from '../errors/render.js';
 import { ANTHROPIC } from '../providers/anthropic/provider.js';
-import { CHAT_PREFIX, MESSAGES_PREFIX } from '../routes.js';
+import { CHAT_PREFIX, errorFormatOf, MESSAGES_PREFIX } from '../surfaces.js';
 
 export type ProxyTarget =
   | { readonly kind: 'forward'; /** Gateway path with the client's query string. */ readonly path: string; readonly format: ErrorFormat }
@@ -50,9 +50,6 @@ function safeGatewayPath(path: string): string | null {
 }
 
 /** The messages surface's paths answer in its shape; the chat surface and everything else in the chat shape. */
-export function errorFormatOf(gatewayPath: string): ErrorFormat {
-  return gatewayPath === MESSAGES_PREFIX || gatewayPath.startsWith(`${MESSAGES_PREFIX}/`) ? 'messages' : 'chat';
-}
 
 /** For a path the proxy does not serve: a client that sends the version header speaks the messages format. */
 function clientFormat(path: string, headers: IncomingHttpHeaders): ErrorFormat {

@@ -16,6 +16,7 @@ import { translateMessageToCompletion } from '../../translate/chat-to-messages/r
 import { ChatStreamTranslator } from '../../translate/chat-to-messages/stream.js';
 import type { Message } from '../../wire/anthropic.js';
 import { usageFromMessageBody } from '../../providers/anthropic/stream-usage.js';
+import { asOpenStream, isEventStream, keepUsage } from '../respond-common.js';
 import { WARNINGS_HEADER, warningsHeaderValue } from './translate-request.js';
 
 export function chatRespondStage(rt: Runtime): Stage {
@@ -29,21 +30,9 @@ export function chatRespondStage(rt: Runtime): Stage {
       const translated = translateUpstreamError(upstream.statusCode, Buffer.from(await upstream.body.arrayBuffer()));
       return writeJson(ctx, translated.status, headers, JSON.stringify(translated.body));
     }
-    if (ctx.stream && String(upstream.headers['content-type'] ?? '').startsWith('text/event-stream')) {
-      metrics.streamOpened(ctx.route.surface);
-      try {
-        await relayTranslatedStream(ctx, headers);
-      } finally {
-        metrics.streamClosed(ctx.route.surface);
-      }
-      return;
-    }
+    if (ctx.stream && isEventStream(upstream)) return asOpenStream(metrics, ctx, () => relayTranslatedStream(ctx, headers));
     const body = Buffer.from(await upstream.body.arrayBuffer());
-    const usage = usageFromMessageBody(body);
-    if (usage !== null) {
-      ctx.usage = usage;
-      ctx.usageSeen = true;
-    }
+    keepUsage(ctx, usageFromMessageBody(body));
     const { completion, warnings } = translateMessageToCompletion(JSON.parse(body.toString('utf8')) as Message, {
       created: Math.floor(Date.now() / 1000),
       model: ctx.servedModel ?? ctx.requestedModel ?? ctx.model!.id,

@@ -8,6 +8,7 @@ import type { Stage } from '../../pipeline/compose.js';
 import { AnthropicStreamObserver, usageFromMessageBody } from '../../providers/anthropic/stream-usage.js';
 import type { Runtime } from '../../runtime.js';
 import { pumpToClient } from '../../stream/pump.js';
+import { asOpenStream, isEventStream, keepUsage } from '../respond-common.js';
 import { passBackHeaders } from '../../upstream/headers.js';
 
 export function messagesRespondStage(rt: Runtime): Stage {
@@ -17,22 +18,9 @@ export function messagesRespondStage(rt: Runtime): Stage {
     if (upstream === null) return;
     const headers: OutgoingHttpHeaders = {};
     passBackHeaders(upstream.headers, headers);
-    const contentType = String(upstream.headers['content-type'] ?? '');
-    if (upstream.statusCode === 200 && contentType.startsWith('text/event-stream')) {
-      metrics.streamOpened(ctx.route.surface);
-      try {
-        await relayStream(ctx, headers);
-      } finally {
-        metrics.streamClosed(ctx.route.surface);
-      }
-      return;
-    }
+    if (upstream.statusCode === 200 && isEventStream(upstream)) return asOpenStream(metrics, ctx, () => relayStream(ctx, headers));
     const body = Buffer.from(await upstream.body.arrayBuffer());
-    const usage = upstream.statusCode < 300 ? usageFromMessageBody(body) : null;
-    if (usage !== null) {
-      ctx.usage = usage;
-      ctx.usageSeen = true;
-    }
+    keepUsage(ctx, upstream.statusCode < 300 ? usageFromMessageBody(body) : null);
     headers['content-length'] = body.length;
     ctx.res.writeHead(upstream.statusCode, headers);
     ctx.res.end(body);

@@ -1,8 +1,8 @@
 // Every row of interface.md's error table that applies to the messages surface: status and body shape.
-import { createServer } from 'node:net';
 import t from 'tap';
 import type { Test } from 'tap';
 import { waitFor } from '../../helpers/wait.js';
+import { closedPort } from '../../helpers/ports.js';
 import { startHarness } from '../../helpers/harness.js';
 import { bearer, call } from '../../helpers/http.js';
 
@@ -110,11 +110,3 @@ t.test('messages surface error table', async (t) => {
     assertMessagesError(t, await call(url, { body: ok, headers: bearer(key) }), 401, 'authentication_error');
   });
 });
-
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}

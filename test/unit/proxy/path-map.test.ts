@@ -1,5 +1,6 @@
 import t from 'tap';
-import { errorFormatOf, mapProxyPath } from '../../../src/proxy/path-map.js';
+import { mapProxyPath } from '../../../src/proxy/path-map.js';
+import { errorFormatOf } from '../../../src/surfaces.js';
 
 const V = { 'anthropic-version': '2023-06-01' };
 
