@@ -139,6 +139,8 @@ export interface RateLimitSettings {
   customers: Readonly<Record<string, LimitPair>>;
   /** Failed authentications allowed per client address per minute (burst the same); 0 = no throttle. */
   authFailuresPerMinute: number;
+  /** Addresses of load balancers in front: for them, the client is read from X-Forwarded-For. */
+  trustedProxies: readonly string[];
 }
 
 export interface RetrySettings {
@@ -163,6 +165,7 @@ function resilienceSettings(env: Env): Pick<GatewayConfig, 'rateLimits' | 'retry
     rateLimits: {
       customers: customerLimits(env.GATEWAY_CUSTOMER_LIMITS),
       authFailuresPerMinute: integer(env, 'GATEWAY_AUTH_FAILURES_PER_MINUTE', 60, 0),
+      trustedProxies: (text(env, 'GATEWAY_TRUSTED_PROXIES') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
     },
     retry: {
       attempts: integer(env, 'GATEWAY_RETRY_ATTEMPTS', 3, 1),

@@ -29,7 +29,7 @@ export function authStage(rt: Runtime, options: { acceptXApiKey: boolean }): Sta
 }
 
 /** On the messages surface x-api-key, the provider's own credential header, wins over Authorization. */
-function credentialOf(authorization: string | undefined, xApiKey: string | string[] | undefined): string | undefined {
+export function credentialOf(authorization: string | undefined, xApiKey: string | string[] | undefined): string | undefined {
   if (typeof xApiKey === 'string' && xApiKey !== '') return xApiKey.trim();
   if (authorization !== undefined) {
     const space = authorization.indexOf(' ');

@@ -118,17 +118,33 @@ t.test('failed authentications are throttled per client address', async (t) => {
   t.teardown(() => h.close());
   const { key } = await h.createKey();
   const url = `${h.url}/gateway/v1/messages`;
+  t.equal((await call(url, { body: messagesBody(), headers: bearer(key) })).status, 200, 'the key is known to this process');
   for (let i = 0; i < 3; i++) t.equal((await call(url, { body: messagesBody(), headers: bearer('mgw_bad_key') })).status, 401);
   const throttled = await call(url, { body: messagesBody(), headers: bearer('mgw_bad_key') });
   t.equal(throttled.status, 429);
   t.equal(throttled.json().error.type, 'rate_limit_error');
   t.equal(throttled.headers['retry-after'], '20');
-  const chat = await call(`${h.url}/gateway/openai/v1/chat/completions`, { body: chatBody(), headers: bearer(key) });
-  t.equal(chat.status, 429, 'the address is throttled on every surface, valid key or not');
-  t.equal(chat.json().error.code, 'rate_limit_exceeded');
+  const unknown = await call(`${h.url}/gateway/openai/v1/chat/completions`, { body: chatBody(), headers: bearer('mgw_AAAAAAAAAAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB') });
+  t.equal(unknown.status, 429, 'the address is throttled on every surface');
+  t.equal(unknown.json().error.code, 'rate_limit_exceeded');
+  const valid = await call(`${h.url}/gateway/openai/v1/chat/completions`, { body: chatBody(), headers: bearer(key) });
+  t.equal(valid.status, 200, 'a key this process knows still gets through: clients sharing the address keep working');
+  const viaXApiKey = await call(url, { body: messagesBody(), headers: { 'x-api-key': key, 'content-type': 'application/json' } });
+  t.equal(viaXApiKey.status, 200, 'x-api-key counts on the messages surface');
   t.equal((await call(`${h.url}/healthz`)).status, 200, 'operations paths are not throttled');
   const metrics = await call(`${h.url}/metrics`);
   t.match(metrics.text, /model_gateway_auth_failures_total\{reason="throttled"\} 2/);
+  t.match(metrics.text, /model_gateway_rate_limited_requests_total\{surface="chat",scope="auth"\} 1/);
+});
+
+t.test('behind a trusted proxy the client is read from X-Forwarded-For', async (t) => {
+  const h = await startHarness({ env: { GATEWAY_AUTH_FAILURES_PER_MINUTE: '2', GATEWAY_TRUSTED_PROXIES: '127.0.0.1' } });
+  t.teardown(() => h.close());
+  const url = `${h.url}/gateway/v1/messages`;
+  const from = (client: string) => bearer('mgw_bad_key', { 'x-forwarded-for': `6.6.6.6, ${client}` });
+  for (let i = 0; i < 2; i++) t.equal((await call(url, { body: messagesBody(), headers: from('203.0.113.9') })).status, 401);
+  t.equal((await call(url, { body: messagesBody(), headers: from('203.0.113.9') })).status, 429, 'that client is throttled');
+  t.equal((await call(url, { body: messagesBody(), headers: from('198.51.100.7') })).status, 401, 'another client behind the same proxy is not');
 });
 
 t.test('successful requests do not count toward the auth throttle', async (t) => {
