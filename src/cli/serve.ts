@@ -14,16 +14,17 @@ export async function runServe(argv: string[]): Promise<number> {
   const workers = parseWorkerCount(values.workers);
   // The primary only supervises: it never loads the gateway itself (imports below are lazy for that).
   if (workers > 1 && cluster.isPrimary) return (await import('../cluster/start-primary.js')).startClusterPrimary(config, workers);
-  const [{ buildRuntime }, { createGateway }, { createHttpServer, drain, listen }, { clusterWideMetrics }] = await Promise.all([
+  const [{ buildRuntime }, { createGateway }, { createHttpServer, drain, listen }, { clusterWideMetrics }, { mountedRoutes }] = await Promise.all([
     import('../build-runtime.js'),
     import('../gateway.js'),
     import('../server.js'),
     import('../cluster/metrics-channel.js'),
+    import('../mounted-routes.js'),
   ]);
   const built = await buildRuntime(config);
   const { runtime } = built;
   const served = cluster.isWorker ? { ...runtime, metrics: clusterWideMetrics(runtime.metrics) } : runtime;
-  const server = createHttpServer(createGateway(served), config.limits);
+  const server = createHttpServer(createGateway(served, mountedRoutes(built, served)), config.limits);
   const address = await listen(server, config.port, config.host);
   if (runtime.simulated) {
     runtime.logger.warn('no ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL: answering from the built-in simulator (responses carry x-gateway-upstream: simulator)');
