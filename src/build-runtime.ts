@@ -90,6 +90,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: RuntimeOver
     lifecycle: { draining: false, inFlight: 0 },
   };
 
+  let closing: Promise<void> | null = null;
   return {
     runtime,
     adminToken: admin.token,
@@ -98,14 +99,18 @@ export async function buildRuntime(config: GatewayConfig, overrides: RuntimeOver
     usageStore,
     db,
     simulator,
-    async close() {
-      catalogue.close();
-      await keys.close();
-      await usage.close();
-      await upstream.close().catch(() => upstream.destroy());
-      if (ownSimulator) await simulator?.close();
-      db.close();
-      logger.flush();
+    close() {
+      // Idempotent: a signal handler and a test teardown may both ask.
+      closing ??= (async () => {
+        catalogue.close();
+        await keys.close();
+        await usage.close();
+        await upstream.close().catch(() => upstream.destroy());
+        if (ownSimulator) await simulator?.close();
+        db.close();
+        logger.flush();
+      })();
+      return closing;
     },
   };
 }
