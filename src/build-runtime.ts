@@ -44,10 +44,16 @@ export async function buildRuntime(config: GatewayConfig, overrides: RuntimeOver
   const logger = createLogger({ level: config.logLevel, destination: overrides.logDestination, secrets });
   const db = openDatabase(config.databaseUrl);
   const keyStore = new SqliteKeyStore(db);
-  const keys = new KeyCache(keyStore, { refreshMs: config.keyRefreshMs });
+  const keys = new KeyCache(keyStore, {
+    refreshMs: config.keyRefreshMs,
+    onError: (err, during) => logger.error({ during, err: errorMessage(err) }, 'key cache background work failed; serving the keys it has'),
+  });
   await keys.start();
   const usageStore = new SqliteUsageStore(db);
-  const usage = new UsageWriter(usageStore, { flushMs: config.usageFlushMs });
+  const usage = new UsageWriter(usageStore, {
+    flushMs: config.usageFlushMs,
+    onError: (err) => logger.error({ err: errorMessage(err), pending: usage.pending }, 'usage write failed; the batch is kept and retried'),
+  });
 
   const ownSimulator = config.upstreamBaseUrl === null && overrides.simulator === undefined;
   const simulator = overrides.simulator ?? (ownSimulator ? await startSimulator({ port: 0, host: '127.0.0.1' }) : null);
@@ -64,7 +70,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: RuntimeOver
     configured: loadModelsFile(config.modelsFile),
     fetchLive: () => fetchLiveModels(upstream, upstreamKey),
     refreshMs: config.modelsRefreshMs,
-    onRefreshError: (err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'models list refresh failed; keeping the last known list'),
+    onRefreshError: (err) => logger.warn({ err: errorMessage(err) }, 'models list refresh failed; keeping the last known list'),
   });
   await catalogue.start();
   const metrics = createMetrics({ knownModels: () => catalogue.ids() });
@@ -113,4 +119,8 @@ export async function buildRuntime(config: GatewayConfig, overrides: RuntimeOver
       return closing;
     },
   };
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
