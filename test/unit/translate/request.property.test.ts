@@ -3,6 +3,8 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { DEFAULT_MODELS } from '../../../src/catalog/model.js';
+import { buildModelIndex, defaultModelInfos } from '../../../src/simulator/models.js';
+import { validateMessagesRequest } from '../../../src/simulator/validate/request.js';
 import { translateChatRequest } from '../../../src/translate/chat-to-messages/request.js';
 import type { ContentBlockParam, MessagesRequest } from '../../../src/wire/anthropic.js';
 
@@ -172,4 +174,22 @@ t.test('no input makes the translation throw', async () => {
     }),
     { numRuns: 1500 },
   );
+});
+
+// The provider look-alike's validator rejects what the real API rejects: every translation must pass it,
+// for a model that takes all sampling fields and for one that takes only the defaults.
+const providerModels = buildModelIndex(defaultModelInfos());
+
+t.test('every valid chat request translates into a request the simulator accepts', async () => {
+  for (const target of DEFAULT_MODELS.filter((m) => m.id === 'claude-sonnet-4-6' || m.id === 'claude-opus-4-7')) {
+    fc.assert(
+      fc.property(validRequest, (body) => {
+        const r = translateChatRequest(body, target, { strict: false });
+        if (!r.ok) throw new Error(`refused: ${r.param}: ${r.message}`);
+        const verdict = validateMessagesRequest(JSON.parse(JSON.stringify(r.request)), { models: providerModels, beta: false });
+        if (!verdict.ok) throw new Error(`${target.id}: the provider would answer ${verdict.failure.status}: ${verdict.failure.message}`);
+      }),
+      { numRuns: 300 },
+    );
+  }
 });
