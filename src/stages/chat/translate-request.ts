@@ -1,5 +1,6 @@
 // Translates a chat-completions request into a provider request. Every change made to what the
 // client asked for is reported in x-gateway-translation-warnings; x-gateway-strict turns them into 400s.
+import type { RequestContext } from '../../context.js';
 import { GatewayError } from '../../errors/codes.js';
 import type { Stage } from '../../pipeline/compose.js';
 import { ANTHROPIC } from '../../providers/anthropic/provider.js';
@@ -13,20 +14,32 @@ export const WARNINGS_HEADER = 'x-gateway-translation-warnings';
 export function translateRequestStage(rt: Runtime): Stage {
   const key = rt.upstreamKey;
   return (ctx, next) => {
-    const strict = ctx.req.headers['x-gateway-strict'] === 'true';
-    const result = translateChatRequest(ctx.json, ctx.model!, { strict });
-    if (!result.ok) throw new GatewayError('invalid_request', result.message, { param: result.param });
-    ctx.warnings = result.warnings;
-    ctx.stream = result.stream;
-    ctx.includeUsage = result.includeUsage;
-    if (result.warnings.length > 0) ctx.res.setHeader(WARNINGS_HEADER, warningsHeaderValue(result.warnings));
-    ctx.upstreamRequest = {
-      method: 'POST',
-      path: ANTHROPIC.messagesPath,
-      headers: builtRequestHeaders(ctx.req.headers, key),
-      body: JSON.stringify(result.request),
-    };
+    const result = translateChatRequest(ctx.json, ctx.model!, { strict: strictRequested(ctx) });
+    applyTranslation(ctx, key, result.ok ? { ...result, body: JSON.stringify(result.request) } : result);
     return next();
+  };
+}
+
+/** A translation with the provider body already serialised (inline, or by a translation worker). */
+export type PreparedTranslation =
+  | { ok: true; body: string | Buffer; warnings: TranslationWarning[]; stream: boolean; includeUsage: boolean }
+  | { ok: false; message: string; param: string | null };
+
+export function strictRequested(ctx: RequestContext): boolean {
+  return ctx.req.headers['x-gateway-strict'] === 'true';
+}
+
+export function applyTranslation(ctx: RequestContext, upstreamKey: string | null, t: PreparedTranslation): void {
+  if (!t.ok) throw new GatewayError('invalid_request', t.message, { param: t.param });
+  ctx.warnings = t.warnings;
+  ctx.stream = t.stream;
+  ctx.includeUsage = t.includeUsage;
+  if (t.warnings.length > 0) ctx.res.setHeader(WARNINGS_HEADER, warningsHeaderValue(t.warnings));
+  ctx.upstreamRequest = {
+    method: 'POST',
+    path: ANTHROPIC.messagesPath,
+    headers: builtRequestHeaders(ctx.req.headers, upstreamKey),
+    body: t.body,
   };
 }
 

@@ -1,0 +1,19 @@
+// A request body as a JSON object, or the reason it is not one. Pure, so the same check runs on the
+// main thread and on a translation worker. Keys such as __proto__ stay plain data: JSON.parse defines
+// own properties and never walks the prototype chain.
+import { exceedsJsonDepth } from './json-depth.js';
+
+export type JsonObjectResult = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
+
+export function parseJsonObject(body: Uint8Array | null, maxDepth: number): JsonObjectResult {
+  if (body === null || body.length === 0) return { ok: false, message: 'The request body is empty; a JSON object is required.' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+  } catch {
+    return { ok: false, message: 'The request body is not valid JSON.' };
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false, message: 'The request body must be a JSON object.' };
+  if (exceedsJsonDepth(parsed, maxDepth)) return { ok: false, message: `The request body is nested deeper than ${maxDepth} levels.` };
+  return { ok: true, value: parsed as Record<string, unknown> };
+}
