@@ -19,6 +19,7 @@ import type { Runtime } from './runtime.js';
 import { startSimulator } from './simulator/index.js';
 import type { Simulator } from './simulator/index.js';
 import { UpstreamClient } from './upstream/client.js';
+import { createTranslatePool } from './workers/pool.js';
 
 export interface BuiltRuntime {
   runtime: Runtime;
@@ -74,6 +75,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: RuntimeOver
   });
   await catalogue.start();
   const metrics = createMetrics({ knownModels: () => catalogue.ids() });
+  const translatePool = config.translatePool.threads > 0 ? createTranslatePool(config.translatePool) : null;
 
   const runtime: Runtime = {
     config,
@@ -94,6 +96,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: RuntimeOver
       }
     },
     lifecycle: { draining: false, inFlight: 0 },
+    translatePool,
   };
 
   let closing: Promise<void> | null = null;
@@ -112,6 +115,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: RuntimeOver
         await keys.close();
         await usage.close();
         await upstream.close().catch(() => upstream.destroy());
+        await translatePool?.close();
         if (ownSimulator) await simulator?.close();
         db.close();
         logger.flush();

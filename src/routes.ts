@@ -4,6 +4,7 @@ import type { Handler, Stage } from './pipeline/compose.js';
 import { compose } from './pipeline/compose.js';
 import { ANTHROPIC } from './providers/anthropic/provider.js';
 import type { Runtime } from './runtime.js';
+import { offloadParseStage, offloadTranslateStage } from './workers/offload-stages.js';
 import { CHAT_PREFIX, MESSAGES_PREFIX } from './surfaces.js';
 import { authStage } from './stages/auth.js';
 import { authThrottleStage } from './stages/auth-throttle.js';
@@ -39,7 +40,12 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
   const guarded = (auth: Stage): Stage[] => (throttle === null ? [auth] : [throttle, auth]);
   const messagesAuth = guarded(authStage(rt, { acceptXApiKey: true }));
   const chatAuth = guarded(authStage(rt, { acceptXApiKey: false }));
-  const modelRequest = [readBodyStage(rt), parseJsonStage(rt), limitMessagesStage(rt), resolveModelStage(rt), rateLimitStage(rt)];
+  const checkRequest = [limitMessagesStage(rt), resolveModelStage(rt), rateLimitStage(rt)];
+  const modelRequest = [readBodyStage(rt), parseJsonStage(rt), ...checkRequest];
+  // Large chat bodies are parsed and translated on the worker pool when there is one (see workers/).
+  const pool = rt.translatePool;
+  const chatParse = pool === null ? parseJsonStage(rt) : offloadParseStage(rt, pool, parseJsonStage(rt));
+  const chatTranslate = pool === null ? translateRequestStage(rt) : offloadTranslateStage(rt, pool, translateRequestStage(rt));
 
   const route = (method: Route['method'], path: string, info: RouteInfo, stages: (info: RouteInfo) => Stage[]): Route => ({
     method,
@@ -68,8 +74,10 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
     route('POST', `${CHAT_PREFIX}/chat/completions`, { name: `${CHAT_PREFIX}/chat/completions`, surface: 'chat', errorFormat: 'chat' }, () => [
       ...front(),
       ...chatAuth,
-      ...modelRequest,
-      translateRequestStage(rt),
+      readBodyStage(rt),
+      chatParse,
+      ...checkRequest,
+      chatTranslate,
       callUpstreamStage(rt),
       chatRespondStage(rt),
     ]),

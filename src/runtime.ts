@@ -6,6 +6,7 @@ import type { KeyCache } from './keys/key-cache.js';
 import type { UsageWriter } from './metering/usage-writer.js';
 import type { GatewayMetrics } from './observability/metrics.js';
 import type { UpstreamClient } from './upstream/client.js';
+import type { TranslatePool } from './workers/pool.js';
 
 export interface Lifecycle {
   draining: boolean;
@@ -27,4 +28,6 @@ export interface Runtime {
   /** Answers whether the database can be reached (for /readyz). */
   readonly databaseReady: () => boolean;
   readonly lifecycle: Lifecycle;
+  /** Worker threads for large chat bodies; null when translation runs inline only. */
+  readonly translatePool: TranslatePool | null;
 }

@@ -37,6 +37,8 @@ export interface GatewayConfig {
   keyRefreshMs: number;
   usageFlushMs: number;
   upstreamConnections: number;
+  /** Worker threads for large chat bodies (0 = translate inline), and the size from which they are used. */
+  translatePool: { threads: number; minBytes: number };
   limits: Limits;
   timeouts: Timeouts;
   rateLimits: RateLimitSettings;
@@ -107,6 +109,10 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     keyRefreshMs: integer(env, 'GATEWAY_KEY_REFRESH_MS', 1000, 100),
     usageFlushMs: integer(env, 'GATEWAY_USAGE_FLUSH_MS', 1000, 10),
     upstreamConnections: integer(env, 'GATEWAY_UPSTREAM_CONNECTIONS', 256, 1),
+    translatePool: {
+      threads: integer(env, 'GATEWAY_TRANSLATE_THREADS', 0, 0),
+      minBytes: integer(env, 'GATEWAY_TRANSLATE_MIN_BYTES', 256 * 1024, 1024),
+    },
     limits: {
       bodyBytes: integer(env, 'GATEWAY_MAX_BODY_BYTES', 32 * 1024 * 1024, 1024),
       headersTimeoutMs: integer(env, 'GATEWAY_CLIENT_HEADERS_TIMEOUT_MS', 30_000, 1),
