@@ -3,6 +3,7 @@ import type { BenchOptions } from './options.js';
 import { runLatencyPhase } from './phases/latency.js';
 import { runMemoryPhase } from './phases/memory.js';
 import { runMicroPhase } from './phases/micro.js';
+import { runPoolPhase } from './phases/pool.js';
 import { runScenarioPhase } from './phases/scenarios.js';
 import { runStreamsPhase } from './phases/streams.js';
 import type { BenchResults } from './report.js';
@@ -15,7 +16,7 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
   const p = await startProcesses({
     logLevel: opts.logLevel,
     gatewayEnv: opts.gatewayEnv,
-    gatewayNodeFlags: opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${opts.resultsDir}/profiles`] : [],
+    profileDir: opts.profile ? `${opts.resultsDir}/profiles` : null,
   });
   try {
     const all = buildScenarios({ gatewayKey: p.gatewayKey, upstreamKey: UPSTREAM_KEY });
@@ -27,11 +28,13 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
     log(`simulator ${p.simulator.url}, pass-through ${p.passthrough.url}, gateway ${p.gateway.url} (pid ${p.gateway.pid})`);
 
     const scenarios = has('scenarios') ? await runScenarioPhase(p, chosen, { ...opts, log }) : [];
+    const mix = named('chat-1mib-mix')[0];
+    const pool = has('pool') && mix !== undefined ? await runPoolPhase(p, mix, { ...opts, threads: opts.poolThreads, log }) : null;
     const latency = has('latency') ? await runLatencyPhase(p, named('messages', 'chat'), { ...opts, log }) : [];
     const streams = has('streams') ? await runStreamsPhase(p, named('messages-stream', 'chat-stream'), { streams: opts.openStreams, holdSec: opts.holdSec, log }) : [];
     const memory = has('memory') ? await runMemoryPhase(p, chosen, { requests: opts.memoryRequests, connections: opts.connections, log }) : null;
     const micro = has('micro') ? runMicroPhase(opts.durationSec < 2) : [];
-    const partial = { startedAt, finishedAt: new Date().toISOString(), machine: machine(), options: opts, scenarios, latency, streams, memory, micro };
+    const partial = { startedAt, finishedAt: new Date().toISOString(), machine: machine(), options: opts, scenarios, pool, latency, streams, memory, micro };
     return { ...partial, targets: checkTargets(partial) };
   } finally {
     await p.close();

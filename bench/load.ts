@@ -13,6 +13,8 @@ export interface LoadSpec {
   /** Sent in turn on each connection. */
   requests: readonly RequestSpec[];
   expectStatus: number;
+  /** Requests per second over all connections; unset: as fast as the target answers. */
+  overallRate?: number;
   /** Seconds autocannon waits for one response (held streams need more than the default 10). */
   timeoutSec?: number;
 }
@@ -40,6 +42,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
         connections: spec.connections,
         duration: spec.durationSec,
         ...(spec.amount !== undefined ? { amount: spec.amount } : {}),
+        ...(spec.overallRate !== undefined ? { overallRate: spec.overallRate } : {}),
         timeout: spec.timeoutSec ?? 10,
         pipelining: 1,
         // autocannon notices the end of a run on its sampling tick: 100 ms, not the default second.

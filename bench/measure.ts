@@ -6,8 +6,8 @@ import { runLoad } from './load.js';
 import type { ProbeResult } from './probe.js';
 import { runProbe } from './probe.js';
 import type { Scenario } from './scenarios.js';
-import type { Processes, TargetName } from './targets.js';
-import { requestFor, targetOf } from './targets.js';
+import type { Endpoint, Processes } from './targets.js';
+import { requestFor } from './targets.js';
 
 export interface Window {
   load: LoadResult;
@@ -20,14 +20,14 @@ export interface Window {
   answered: number;
 }
 
-export async function measureWindow(p: Processes, target: TargetName, scenario: Scenario, connections: number, seconds: number): Promise<Window> {
-  const { url, proxy } = targetOf(p, target);
+export async function measureWindow(p: Processes, endpoint: Endpoint, scenario: Scenario, connections: number, seconds: number): Promise<Window> {
+  const { url, proxy, kind: target } = endpoint;
   await Promise.all([p.simulator.reset(), proxy?.reset()]);
   const [load, mixIn, probe] = await Promise.all([
-    runLoad({ url, connections, durationSec: seconds, requests: [requestFor(scenario, target)], expectStatus: scenario.expectStatus }),
+    runLoad({ url, connections, durationSec: seconds, requests: [requestFor(scenario, target)], expectStatus: scenario.expectStatus, overallRate: scenario.rate }),
     scenario.mixIn === undefined
       ? null
-      : runLoad({ url, connections: scenario.mixIn.connections, durationSec: seconds, requests: [requestFor(scenario, target, true)], expectStatus: scenario.expectStatus, timeoutSec: 30 }),
+      : runLoad({ url, connections: scenario.mixIn.connections, durationSec: seconds, requests: [requestFor(scenario, target, true)], expectStatus: scenario.expectStatus, overallRate: scenario.mixIn.rate, timeoutSec: 30 }),
     scenario.stream === null
       ? null
       : runProbe({ url, request: requestFor(scenario, target), expectStatus: scenario.expectStatus, stream: target === 'gateway' ? scenario.stream : 'messages', durationMs: seconds * 1000 }),

@@ -1,7 +1,7 @@
 // Bench settings: command-line flags first, then BENCH_* environment variables, then defaults.
 import { parseArgs } from 'node:util';
 
-export const PHASES = ['scenarios', 'latency', 'streams', 'memory', 'micro'] as const;
+export const PHASES = ['scenarios', 'pool', 'latency', 'streams', 'memory', 'micro'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface BenchOptions {
@@ -18,6 +18,8 @@ export interface BenchOptions {
   /** Streams held open at once (streams phase) and for how long. */
   openStreams: number;
   holdSec: number;
+  /** Translation threads of the second gateway in the pool phase. */
+  poolThreads: number;
   /** Requests sent to the gateway in the flat-memory check. */
   memoryRequests: number;
   /** The gateway's LOG_LEVEL: `info` is the production default, so its cost is counted. */
@@ -33,7 +35,7 @@ export interface BenchOptions {
 
 const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--rounds N] [--warmup S]
   [--scenarios a,b] [--phases ${PHASES.join(',')}] [--probe S] [--streams N] [--hold S]
-  [--memory-requests N] [--log-level L] [--profile] [--gateway-env K=V ...] [--results DIR] [--quiet]`;
+  [--pool-threads N] [--memory-requests N] [--log-level L] [--profile] [--gateway-env K=V ...] [--results DIR] [--quiet]`;
 
 export function parseOptions(argv: string[], env: Record<string, string | undefined>): BenchOptions {
   const { values } = parseArgs({
@@ -50,6 +52,7 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
       streams: { type: 'string' },
       hold: { type: 'string' },
       'memory-requests': { type: 'string' },
+      'pool-threads': { type: 'string' },
       'log-level': { type: 'string' },
       profile: { type: 'boolean' },
       'gateway-env': { type: 'string', multiple: true },
@@ -70,6 +73,7 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     probeSec: num(pick(values.probe, 'PROBE'), 3, 'probe'),
     openStreams: int(pick(values.streams, 'STREAMS'), 2000, 'streams'),
     holdSec: num(pick(values.hold, 'HOLD'), 8, 'hold'),
+    poolThreads: int(pick(values['pool-threads'], 'POOL_THREADS'), 1, 'pool-threads'),
     memoryRequests: int(pick(values['memory-requests'], 'MEMORY_REQUESTS'), 200_000, 'memory-requests'),
     logLevel: pick(values['log-level'], 'LOG_LEVEL') ?? 'info',
     profile: values.profile ?? env.BENCH_PROFILE === '1',

@@ -25,8 +25,10 @@ export interface Scenario {
   readonly surface: 'messages' | 'chat';
   readonly direct: RequestSpec;
   readonly gateway: RequestSpec;
-  /** A second load mixed in (the 1 MiB bodies): its own requests and connections. */
-  readonly mixIn?: { readonly direct: RequestSpec; readonly gateway: RequestSpec; readonly connections: number };
+  /** Fixed requests per second instead of as many as the target answers (below saturation). */
+  readonly rate?: number;
+  /** A second load mixed in (the 1 MiB bodies): its own requests, connections and rate. */
+  readonly mixIn?: { readonly direct: RequestSpec; readonly gateway: RequestSpec; readonly connections: number; readonly rate: number };
 }
 
 export interface ScenarioKeys {
@@ -115,13 +117,14 @@ export function buildScenarios(keys: ScenarioKeys): Scenario[] {
     },
     {
       name: 'chat-1mib-mix',
-      description: 'small chat requests, with one connection sending 1 MiB chat bodies (200 turns) alongside',
+      description: 'small chat requests at 400/s with 1 MiB chat bodies (200 turns) at 8/s alongside: fixed rates below saturation, so the event-loop delay shows blocking, not a busy machine',
       expectStatus: 200,
       stream: null,
       surface: 'chat',
       direct: upstream(translated(smallChat)),
       gateway: chat(smallChat),
-      mixIn: { direct: upstream(translated(bigChat)), gateway: chat(bigChat), connections: 1 },
+      rate: 400,
+      mixIn: { direct: upstream(translated(bigChat)), gateway: chat(bigChat), connections: 2, rate: 8 },
     },
   ];
 }

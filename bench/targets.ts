@@ -22,14 +22,16 @@ export interface Processes {
   readonly passthrough: ChildHandle;
   readonly gateway: ChildHandle;
   readonly gatewayKey: string;
+  /** Another gateway on the same database (so the same key works), with extra settings. */
+  startGateway(env: Record<string, string>): Promise<ChildHandle>;
   close(): Promise<void>;
 }
 
 export interface ProcessOptions {
   logLevel: string;
   gatewayEnv: Record<string, string>;
-  /** Node flags for the gateway only (e.g. --cpu-prof). */
-  gatewayNodeFlags: string[];
+  /** When set, the gateway and the pass-through write V8 CPU profiles here (gateway-<time>.cpuprofile …). */
+  profileDir: string | null;
 }
 
 export async function startProcesses(opts: ProcessOptions): Promise<Processes> {
@@ -43,17 +45,27 @@ export async function startProcesses(opts: ProcessOptions): Promise<Processes> {
     const simulator = await startChild('simulator', { args: { apiKey: UPSTREAM_KEY, replyTokens: REPLY_TOKENS } });
     started.push(simulator);
     const [passthrough, gateway] = await Promise.all([
-      startChild('passthrough', { args: { upstream: simulator.url, connections: UPSTREAM_CONNECTIONS } }),
-      startChild('gateway', { env: gatewayEnv(simulator.url, dataDir, opts), nodeFlags: opts.gatewayNodeFlags }),
+      startChild('passthrough', { args: { upstream: simulator.url, connections: UPSTREAM_CONNECTIONS }, nodeFlags: profileFlags(opts, 'passthrough') }),
+      startChild('gateway', { env: gatewayEnv(simulator.url, dataDir, opts), nodeFlags: profileFlags(opts, 'gateway') }),
     ]);
     started.push(passthrough, gateway);
     await waitReady(gateway.url, '/readyz');
     if (gateway.key === undefined) throw new Error('the gateway child sent no key');
-    return { simulator, passthrough, gateway, gatewayKey: gateway.key, close };
+    const startGateway = async (env: Record<string, string>) => {
+      const extra = await startChild('gateway', { env: { ...gatewayEnv(simulator.url, dataDir, opts), ...env } });
+      started.push(extra);
+      await waitReady(extra.url, '/readyz');
+      return extra;
+    };
+    return { simulator, passthrough, gateway, gatewayKey: gateway.key, startGateway, close };
   } catch (err) {
     await close();
     throw err;
   }
+}
+
+function profileFlags(opts: ProcessOptions, name: string): string[] {
+  return opts.profileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`];
 }
 
 function gatewayEnv(upstream: string, dataDir: string, opts: ProcessOptions): Record<string, string> {
@@ -95,10 +107,17 @@ async function waitReady(url: string, path: string, timeoutMs = 30_000): Promise
   }
 }
 
-/** Where a target's load goes and what it sends for a scenario. */
-export function targetOf(p: Processes, name: TargetName): { url: string; proxy: ChildHandle | null } {
-  if (name === 'direct') return { url: p.simulator.url, proxy: null };
-  return { url: name === 'passthrough' ? p.passthrough.url : p.gateway.url, proxy: name === 'passthrough' ? p.passthrough : p.gateway };
+/** Where load goes: the process answering (null for the simulator itself) and which requests it speaks. */
+export interface Endpoint {
+  url: string;
+  proxy: ChildHandle | null;
+  kind: TargetName;
+}
+
+export function targetOf(p: Processes, name: TargetName): Endpoint {
+  if (name === 'direct') return { url: p.simulator.url, proxy: null, kind: name };
+  const proxy = name === 'passthrough' ? p.passthrough : p.gateway;
+  return { url: proxy.url, proxy, kind: name };
 }
 
 export function requestFor(scenario: Scenario, name: TargetName, mixIn = false): RequestSpec {

@@ -6,7 +6,7 @@ import type { ScenarioResult } from '../results.js';
 import { combineWindows, round } from '../results.js';
 import type { Scenario } from '../scenarios.js';
 import type { Processes, TargetName } from '../targets.js';
-import { TARGETS } from '../targets.js';
+import { TARGETS, targetOf } from '../targets.js';
 
 export interface ScenarioPhaseOptions {
   connections: number;
@@ -23,11 +23,11 @@ export async function runScenarioPhase(p: Processes, scenarios: readonly Scenari
 }
 
 async function runScenario(p: Processes, scenario: Scenario, opts: ScenarioPhaseOptions): Promise<ScenarioResult> {
-  if (opts.warmupSec > 0) for (const target of TARGETS) await measureWindow(p, target, scenario, opts.connections, opts.warmupSec);
+  if (opts.warmupSec > 0) for (const target of TARGETS) await measureWindow(p, targetOf(p, target), scenario, opts.connections, opts.warmupSec);
   const windows: Record<TargetName, Window[]> = { direct: [], passthrough: [], gateway: [] };
   for (let r = 0; r < opts.rounds; r++) {
     for (const target of rotate(TARGETS, r)) {
-      const w = await measureWindow(p, target, scenario, opts.connections, opts.durationSec);
+      const w = await measureWindow(p, targetOf(p, target), scenario, opts.connections, opts.durationSec);
       windows[target].push(w);
       opts.log(`${scenario.name} round ${r + 1} ${target}: ${round(w.load.rps, 0)} req/s${w.load.unexpected > 0 ? `, ${w.load.unexpected} unexpected` : ''}`);
     }

@@ -14,6 +14,7 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     amount?: number;
+    overallRate?: number;
     timeout?: number;
     pipelining?: number;
     sampleInt?: number;

@@ -1,0 +1,65 @@
+// Summarises a V8 .cpuprofile (from `npm run bench -- --profile`): self time by function and by file,
+// so the hot spots can be read without a browser. `node dist/bench/tools/profile-top.js <file> [N]`
+import { readFileSync } from 'node:fs';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+export interface HotSpot {
+  name: string;
+  selfMs: number;
+  share: number;
+}
+
+export function hotSpots(profile: Profile): { byFunction: HotSpot[]; byFile: HotSpot[]; totalMs: number } {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const selfUs = new Map<number, number>();
+  let total = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const dt = profile.timeDeltas[i] ?? 0;
+    selfUs.set(profile.samples[i]!, (selfUs.get(profile.samples[i]!) ?? 0) + dt);
+    total += dt;
+  }
+  const fns = new Map<string, number>();
+  const files = new Map<string, number>();
+  for (const [id, us] of selfUs) {
+    const f = byId.get(id)!.callFrame;
+    const file = shortUrl(f.url);
+    add(fns, `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}`, us);
+    add(files, file, us);
+  }
+  const rank = (m: Map<string, number>) =>
+    [...m].sort((a, b) => b[1] - a[1]).map(([name, us]) => ({ name, selfMs: Math.round(us / 100) / 10, share: Math.round((us / total) * 1000) / 10 }));
+  return { byFunction: rank(fns), byFile: rank(files), totalMs: Math.round(total / 1000) };
+}
+
+function add(m: Map<string, number>, key: string, us: number): void {
+  m.set(key, (m.get(key) ?? 0) + us);
+}
+
+function shortUrl(url: string): string {
+  if (url === '') return '(native)';
+  const i = url.indexOf('/dist/');
+  if (i !== -1) return url.slice(i + 6);
+  const n = url.lastIndexOf('node_modules/');
+  return n !== -1 ? url.slice(n + 13) : url.replace(/^node:/, '');
+}
+
+const [file, n] = process.argv.slice(2);
+if (file !== undefined) {
+  const top = Number(n ?? 30);
+  const { byFunction, byFile, totalMs } = hotSpots(JSON.parse(readFileSync(file, 'utf8')) as Profile);
+  console.log(`total ${totalMs} ms sampled\n\nself time by function:`);
+  for (const h of byFunction.slice(0, top)) console.log(`${h.share.toFixed(1).padStart(5)}%  ${h.selfMs.toFixed(1).padStart(8)} ms  ${h.name}`);
+  console.log('\nself time by file:');
+  for (const h of byFile.slice(0, top)) console.log(`${h.share.toFixed(1).padStart(5)}%  ${h.selfMs.toFixed(1).padStart(8)} ms  ${h.name}`);
+}
