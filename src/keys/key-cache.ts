@@ -29,6 +29,8 @@ export interface KeyCacheOptions {
 
 interface Entry {
   principal: Principal;
+  /** The one accepted answer for this key version, shared by every request. */
+  accepted: AuthResult;
   secretHash: Buffer;
   revoked: boolean;
   expiresAtMs: number | null;
@@ -37,11 +39,16 @@ interface Entry {
 
 export interface KeyCacheStats {
   hits: number;
+  /** Hits answered from the verified-key memo, without hashing the secret again. */
+  verifiedHits: number;
   misses: number;
   storeLookups: number;
   lookupsRefused: number;
   refreshErrors: number;
 }
+
+/** Verified keys remembered at once; the memo starts over beyond it (memory stays bounded). */
+const VERIFIED_MAX = 10_000;
 
 const MISSING: AuthResult = Object.freeze({ ok: false, reason: 'missing' });
 const MALFORMED: AuthResult = Object.freeze({ ok: false, reason: 'malformed' });
@@ -51,8 +58,10 @@ const EXPIRED: AuthResult = Object.freeze({ ok: false, reason: 'expired' });
 
 function entryOf(change: KeyChange): Entry {
   const { record } = change;
+  const principal = principalOf(record);
   return {
-    principal: principalOf(record),
+    principal,
+    accepted: Object.freeze({ ok: true, principal }),
     secretHash: change.secretHash,
     revoked: record.status === 'revoked',
     expiresAtMs: record.expiresAt === null ? null : Date.parse(record.expiresAt),
@@ -61,8 +70,14 @@ function entryOf(change: KeyChange): Entry {
 }
 
 export class KeyCache {
-  readonly stats: KeyCacheStats = { hits: 0, misses: 0, storeLookups: 0, lookupsRefused: 0, refreshErrors: 0 };
+  readonly stats: KeyCacheStats = { hits: 0, verifiedHits: 0, misses: 0, storeLookups: 0, lookupsRefused: 0, refreshErrors: 0 };
   private readonly entries = new Map<string, Entry>();
+  /**
+   * Keys whose secret already matched, by their full text, with the entry they matched. A Map lookup
+   * finds only an exact key (a guessed secret hashes to another slot and takes the hashing path), so
+   * this skips a SHA-256 per request without a timing oracle; a changed entry invalidates it.
+   */
+  private readonly verified = new Map<string, { publicId: string; entry: Entry }>();
   private readonly negative: NegativeCache;
   private readonly budget: LookupBudget;
   private readonly lookups = new Map<string, Promise<void>>();
@@ -110,7 +125,7 @@ export class KeyCache {
     if ('ok' in checked) return checked;
     await this.lookupMiss(checked.publicId);
     const entry = this.entries.get(checked.publicId);
-    return entry ? this.verdict(entry, checked) : UNKNOWN;
+    return entry ? this.verdict(entry, checked, raw!) : UNKNOWN;
   }
 
   /**
@@ -156,6 +171,12 @@ export class KeyCache {
 
   private check(raw: string | undefined): AuthResult | ParsedKey {
     if (raw === undefined || raw === '') return MISSING;
+    const memo = this.verified.get(raw);
+    if (memo !== undefined && this.entries.get(memo.publicId) === memo.entry) {
+      this.stats.hits++;
+      this.stats.verifiedHits++;
+      return this.standing(memo.entry, memo.publicId);
+    }
     const parsed = parseKey(raw);
     if (parsed === null) return MALFORMED;
     const entry = this.entries.get(parsed.publicId);
@@ -164,17 +185,24 @@ export class KeyCache {
       return parsed;
     }
     this.stats.hits++;
-    return this.verdict(entry, parsed);
+    return this.verdict(entry, parsed, raw);
   }
 
   /** The secret is compared first, so a guessed id never learns whether its key is revoked or expired. */
-  private verdict(entry: Entry, key: ParsedKey): AuthResult {
+  private verdict(entry: Entry, key: ParsedKey, raw: string): AuthResult {
     if (!secretMatches(key.secret, entry.secretHash)) return UNKNOWN;
+    if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
+    this.verified.set(raw, { publicId: key.publicId, entry });
+    return this.standing(entry, key.publicId);
+  }
+
+  /** After the secret matched: revoked, expired, or accepted (and its use recorded). */
+  private standing(entry: Entry, publicId: string): AuthResult {
     if (entry.revoked) return REVOKED;
     const now = this.now();
     if (entry.expiresAtMs !== null && now >= entry.expiresAtMs) return EXPIRED;
-    this.lastUsed.record(key.publicId, now);
-    return { ok: true, principal: entry.principal };
+    this.lastUsed.record(publicId, now);
+    return entry.accepted;
   }
 
   private async readChanges(): Promise<void> {

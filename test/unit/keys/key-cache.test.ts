@@ -172,3 +172,19 @@ t.test('a failing store keeps the cache serving and reports the failure', async 
   await cache.close();
   t.same(errors, ['last-used']);
 });
+
+t.test('a key accepted once skips the hash after that; a guessed secret for its id never does', async (t) => {
+  const { store } = openStore(t);
+  const { key, record } = await store.createKey({ customerName: 'a' });
+  const cache = await startedCache(t, store, { refreshMs: 20 });
+  t.ok(cache.authenticate(key).ok);
+  t.equal(cache.stats.verifiedHits, 0, 'the first check hashes the secret');
+  t.ok(cache.authenticate(key).ok);
+  t.ok(cache.authenticate(key).ok);
+  t.equal(cache.stats.verifiedHits, 2, 'later checks are answered from the verified memo');
+  t.same(cache.authenticate(withWrongSecret(key)), { ok: false, reason: 'unknown' });
+  t.equal(cache.stats.verifiedHits, 2, 'a wrong secret takes the hashing path');
+  await store.revokeKey(record.id);
+  await waitFor(() => !cache.authenticate(key).ok, 5000, 5);
+  t.same(cache.authenticate(key), { ok: false, reason: 'revoked' }, 'a changed key is checked afresh');
+});
