@@ -1,6 +1,5 @@
 // Upstream faults, each on both surfaces, streamed and not: the documented status or final stream
 // event (interface.md), no crash, no socket or timer left behind, and usage recorded for what arrived.
-import { createServer } from 'node:net';
 import t from 'tap';
 import type { Test } from 'tap';
 import { Agent, request } from 'undici';
@@ -11,6 +10,7 @@ import { bearer } from '../../helpers/http.js';
 import { waitFor } from '../../helpers/wait.js';
 import type { Resources } from './fixtures/resources.js';
 import { above, quietBaseline, resources, settled } from './fixtures/resources.js';
+import { closedPort } from './fixtures/closed-port.js';
 
 const MODEL = 'claude-sonnet-4-6';
 const PATHS = { messages: '/gateway/v1/messages', chat: '/gateway/openai/v1/chat/completions' } as const;
@@ -210,11 +210,3 @@ t.test('a burst of 5xx: every answer in shape, the circuit opens, then recovers'
   await client.close();
   await leakCheck(t, h, baseline);
 });
-
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}

@@ -1,6 +1,5 @@
 // The resilient caller against the real simulator over real sockets: retries, fallbacks, the
 // circuit breaker, deadlines and cancellation.
-import { createServer } from 'node:net';
 import t from 'tap';
 import type { Test } from 'tap';
 import type { CatalogModel } from '../../../src/catalog/model.js';
@@ -14,6 +13,7 @@ import { startSimulator } from '../../../src/simulator/index.js';
 import type { Simulator } from '../../../src/simulator/index.js';
 import { UpstreamClient } from '../../../src/upstream/client.js';
 import { builtRequestHeaders } from '../../../src/upstream/headers.js';
+import { closedPort } from '../../integration/resilience/fixtures/closed-port.js';
 
 const models = new Map<string, CatalogModel>(DEFAULT_MODELS.map((m) => [m.id, m]));
 const catalogue = { resolve: (name: string) => models.get(name) ?? null };
@@ -195,11 +195,3 @@ t.test('a client abort while waiting for headers is a cancellation, not a failur
   t.same(await pending, { kind: 'cancelled' });
   t.equal(r.breaker.state, 'closed', 'the breaker learnt nothing from it');
 });
-
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((res) => srv.listen(0, '127.0.0.1', () => res()));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((res) => srv.close(() => res()));
-  return port;
-}
