@@ -33,7 +33,7 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
     const latency = has('latency') ? await runLatencyPhase(p, named('messages', 'chat'), { ...opts, log }) : [];
     const streams = has('streams') ? await runStreamsPhase(p, named('messages-stream', 'chat-stream'), { streams: opts.openStreams, holdSec: opts.holdSec, log }) : [];
     const memory = has('memory') ? await runMemoryPhase(p, chosen, { requests: opts.memoryRequests, connections: opts.connections, log }) : null;
-    const micro = has('micro') ? runMicroPhase(opts.durationSec < 2) : [];
+    const micro = has('micro') ? await runMicroPhase(opts.durationSec < 2) : [];
     const partial = { startedAt, finishedAt: new Date().toISOString(), machine: machine(), options: opts, scenarios, pool, latency, streams, memory, micro };
     return { ...partial, targets: checkTargets(partial) };
   } finally {

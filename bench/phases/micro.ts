@@ -3,9 +3,11 @@ import { reframeCases } from '../micro/chat-chunk.js';
 import { chatRequestCases } from '../micro/chat-request.js';
 import type { MicroResult } from '../micro/harness.js';
 import { measure } from '../micro/harness.js';
+import { reframeStreamResults } from '../micro/reframe-streams.js';
 import { sseParseCases } from '../micro/sse-parse.js';
 
-export function runMicroPhase(quick: boolean): MicroResult[] {
+export async function runMicroPhase(quick: boolean): Promise<MicroResult[]> {
   const opts = quick ? { warmupMs: 50, runMs: 20, runs: 3 } : {};
-  return [...reframeCases(), ...sseParseCases(), ...chatRequestCases()].map((c) => measure(c, opts));
+  const sync = [...reframeCases(), ...sseParseCases(), ...chatRequestCases()].map((c) => measure(c, opts));
+  return [...sync, ...(await reframeStreamResults(opts))];
 }

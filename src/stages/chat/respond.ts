@@ -7,9 +7,7 @@ import type { RequestContext } from '../../context.js';
 import { chatErrorFrames, streamFailureOf } from '../../errors/stream-frames.js';
 import type { Stage } from '../../pipeline/compose.js';
 import type { Runtime } from '../../runtime.js';
-import { MapStream } from '../../sse/map-stream.js';
-import { SseParseStream } from '../../sse/parse-stream.js';
-import { SseSerializeStream } from '../../sse/serialize-stream.js';
+import { ReframeStream } from '../../sse/reframe-stream.js';
 import { pumpToClient } from '../../stream/pump.js';
 import { translateUpstreamError } from '../../translate/chat-to-messages/error.js';
 import { translateMessageToCompletion } from '../../translate/chat-to-messages/response.js';
@@ -50,16 +48,15 @@ async function relayTranslatedStream(ctx: RequestContext, headers: OutgoingHttpH
     model: ctx.servedModel ?? ctx.requestedModel ?? ctx.model!.id,
     includeUsage: ctx.includeUsage,
   });
-  const frames = pipeline(upstream.body, new SseParseStream(), new MapStream(translator), new SseSerializeStream(), () => {});
+  const reframe = new ReframeStream(translator);
+  const frames = pipeline(upstream.body, reframe, () => {});
   headers['content-type'] = 'text/event-stream; charset=utf-8';
   headers['cache-control'] = 'no-cache';
   res.writeHead(200, headers);
   res.flushHeaders();
-  let first = true;
   const result = await pumpToClient(res, frames, ctx.abort.signal, () => {
-    // The first frame is the role chunk; the first token follows it.
-    if (first) first = false;
-    else if (ctx.firstTokenAt === null) ctx.firstTokenAt = performance.now();
+    // The first frame is the role chunk; any frame after it carries the first token.
+    if (ctx.firstTokenAt === null && reframe.frames > 1) ctx.firstTokenAt = performance.now();
   });
   ctx.usage = translator.usage;
   ctx.usageSeen = true;
