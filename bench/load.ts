@@ -15,6 +15,8 @@ export interface LoadSpec {
   expectStatus: number;
   /** Requests per second over all connections; unset: as fast as the target answers. */
   overallRate?: number;
+  /** Ends the run early (before durationSec) when aborted. */
+  stop?: AbortSignal;
   /** Seconds autocannon waits for one response (held streams need more than the default 10). */
   timeoutSec?: number;
 }
@@ -56,6 +58,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
         resolve({ ok, unexpected: unexpected + result.errors, errors: result.errors, elapsedSec, rps: ok / elapsedSec, latencyMs });
       },
     );
+    spec.stop?.addEventListener('abort', () => instance.stop(), { once: true });
     instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
       latencyMs.add(ms);
       if (status === spec.expectStatus) ok++;

@@ -119,8 +119,8 @@ export function markdown(r: BenchResults): string {
     out.push('');
   }
   if (r.streams.length > 0) {
-    out.push('| open streams | held by gateway | pass-through RSS peak MiB | gateway RSS before → peak MiB | gateway CPU cores |', '|---|---:|---:|---|---:|');
-    for (const s of r.streams) out.push(`| ${s.streams} × ${s.scenario} | ${s.gatewayHeld} | ${s.targets.passthrough.rssPeakMiB} | ${s.targets.gateway.rssBeforeMiB} → ${s.targets.gateway.rssPeakMiB} | ${s.targets.gateway.cpuCores} |`);
+    out.push('| open streams | held by gateway | all open after | pass-through RSS peak MiB | gateway RSS before → peak MiB | gateway CPU cores |', '|---|---:|---:|---:|---|---:|');
+    for (const s of r.streams) out.push(`| ${s.streams} × ${s.scenario} | ${s.gatewayHeld} | ${s.rampSec} s | ${s.targets.passthrough.rssPeakMiB} | ${s.targets.gateway.rssBeforeMiB} → ${s.targets.gateway.rssPeakMiB} | ${s.targets.gateway.cpuCores} |`);
     out.push('');
   }
   if (r.memory) out.push(`Memory over ${r.memory.requests} gateway requests (heap after GC, MiB): ${r.memory.series.map((p) => p.heapMiB).join(' → ')}; RSS ${r.memory.series[0]!.rssMiB} → ${r.memory.series[r.memory.series.length - 1]!.rssMiB} MiB.`, '');
