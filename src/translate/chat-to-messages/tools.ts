@@ -39,12 +39,22 @@ function toolDefinition(raw: unknown, param: string, warnings: Warnings): ToolDe
   if (t.type !== 'function') fail(`${param}.type`, 'only function tools are supported');
   const fn = expectRecord(t.function, `${param}.function`);
   const def: ToolDefinition = {
-    name: expectString(fn.name, `${param}.function.name`),
+    name: toolName(fn.name, `${param}.function.name`),
     input_schema: inputSchema(fn.parameters, `${param}.function.parameters`),
   };
   if (!isAbsent(fn.description)) def.description = expectString(fn.description, `${param}.function.description`);
   if (fn.strict === true) warnings.add('field_ignored', `${param}.function.strict`);
   return def;
+}
+
+// The provider's rule for tool names; the chat format's own (64 characters) is narrower, so any name a
+// chat client may legally send passes.
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
+
+function toolName(raw: unknown, param: string): string {
+  const name = expectString(raw, param);
+  if (!TOOL_NAME.test(name)) fail(param, 'tool names may use only letters, digits, "_" and "-", 1 to 128 characters');
+  return name;
 }
 
 /** The parameters schema is sent whole (peers that rebuild it lose anyOf, additionalProperties…). */

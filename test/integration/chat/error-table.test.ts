@@ -64,10 +64,15 @@ t.test('chat surface error table', async (t) => {
     t.equal(res.headers['retry-after'], '3');
   });
   t.test("upstream's own 400 translated to the chat shape with the same status", async (t) => {
+    h.simulator.injectFault({ kind: 'status', status: 400, errorType: 'invalid_request_error', message: 'messages.0: something the provider refused' });
+    const res = await post(ok);
+    // Like the chat API's own 400s: no code, the provider's message.
+    assertChatError(t, res, 400, 'invalid_request_error', null);
+    t.match(res.json().error.message, /something the provider refused/);
+  });
+  t.test('a tool name the provider would refuse is caught by the gateway with its param', async (t) => {
     const badToolName = { model: MODEL, tools: [{ type: 'function', function: { name: 'bad name!', parameters: { type: 'object' } } }], messages: [{ role: 'user', content: 'x' }] };
-    const res = await post(JSON.stringify(badToolName));
-    t.equal(res.status, 400, res.text);
-    t.equal(res.json().error.type, 'invalid_request_error');
+    assertChatError(t, await post(JSON.stringify(badToolName)), 400, 'invalid_request_error', 'invalid_value', 'tools[0].function.name');
   });
   t.test('upstream refuses the gateway credential → 502 upstream_auth_failed', async (t) => {
     h.simulator.injectFault({ kind: 'status', status: 403, errorType: 'permission_error', message: 'nope' });

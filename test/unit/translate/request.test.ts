@@ -439,3 +439,22 @@ t.test('a flood of unknown fields yields a bounded list of warnings with header-
   const weird = ok(t, { messages: hi, 'bad\r\nname: x': 1, constructor: 1 });
   t.same(kinds(weird), ['field_ignored:bad??name??x', 'field_ignored:constructor']);
 });
+
+t.test('a tool name the provider would refuse is a 400 naming the param, not an upstream error', async (t) => {
+  const model = DEFAULT_MODELS.find((m) => m.id === 'claude-sonnet-4-6')!;
+  for (const name of ['\u0000', 'bad name', '', 'x'.repeat(129), 'ünïcode']) {
+    const r = translateChatRequest(
+      { model: model.id, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name } }] },
+      model,
+      { strict: false },
+    );
+    t.equal(r.ok, false, JSON.stringify(name));
+    if (!r.ok) t.equal(r.param, 'tools[0].function.name');
+  }
+  const ok = translateChatRequest(
+    { model: model.id, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'get_weather-2' } }] },
+    model,
+    { strict: false },
+  );
+  t.equal(ok.ok, true);
+});
