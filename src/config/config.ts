@@ -108,7 +108,9 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     modelsRefreshMs: integer(env, 'GATEWAY_MODELS_REFRESH_MS', 10 * 60_000, 1000),
     keyRefreshMs: integer(env, 'GATEWAY_KEY_REFRESH_MS', 1000, 100),
     usageFlushMs: integer(env, 'GATEWAY_USAGE_FLUSH_MS', 1000, 10),
-    upstreamConnections: integer(env, 'GATEWAY_UPSTREAM_CONNECTIONS', 256, 1),
+    // One connection per open stream (a stream holds its connection for minutes): the pool must reach
+    // the in-flight limit or streams beyond it queue inside the gateway. Connections open lazily.
+    upstreamConnections: integer(env, 'GATEWAY_UPSTREAM_CONNECTIONS', 4096, 1),
     translatePool: {
       threads: integer(env, 'GATEWAY_TRANSLATE_THREADS', 0, 0),
       minBytes: integer(env, 'GATEWAY_TRANSLATE_MIN_BYTES', 256 * 1024, 1024),
