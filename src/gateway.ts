@@ -25,6 +25,10 @@ export function createGateway(rt: Runtime, extraRoutes: readonly Route[] = []): 
   const { lifecycle, logger } = rt;
   const maxInFlight = rt.config.limits.maxInFlight;
   const prefixRoutes = extraRoutes.filter((r) => r.path.endsWith('/*'));
+  // One function for every request, not a closure each.
+  const release = (): void => {
+    lifecycle.inFlight--;
+  };
 
   return {
     handle(req, res) {
@@ -48,18 +52,12 @@ export function createGateway(rt: Runtime, extraRoutes: readonly Route[] = []): 
         if (!res.writableFinished) ctx.abort.abort();
       });
       lifecycle.inFlight++;
-      route.handler(ctx).then(
-        () => finish(),
-        (err: unknown) => {
-          logger.error({ reqId: id, err: err instanceof Error ? err.message : String(err) }, 'request handler failed');
-          if (!res.headersSent) writeErrorResponse(res, id, route.info.errorFormat, 'internal', 'The gateway failed to handle this request.');
-          else res.destroy();
-          finish();
-        },
-      );
-      function finish() {
-        lifecycle.inFlight--;
-      }
+      route.handler(ctx).then(release, (err: unknown) => {
+        logger.error({ reqId: id, err: err instanceof Error ? err.message : String(err) }, 'request handler failed');
+        if (!res.headersSent) writeErrorResponse(res, id, route.info.errorFormat, 'internal', 'The gateway failed to handle this request.');
+        else res.destroy();
+        release();
+      });
     },
   };
 }

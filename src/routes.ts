@@ -47,48 +47,49 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
   const chatParse = pool === null ? parseJsonStage(rt) : offloadParseStage(rt, pool, parseJsonStage(rt));
   const chatTranslate = pool === null ? translateRequestStage(rt) : offloadTranslateStage(rt, pool, translateRequestStage(rt));
 
-  const route = (method: Route['method'], path: string, info: RouteInfo, stages: (info: RouteInfo) => Stage[]): Route => ({
+  const route = (method: Route['method'], path: string, info: RouteInfo, stages: Stage[]): Route => ({
     method,
     path,
     info,
-    handler: compose(stages(info)),
+    handler: compose(stages),
   });
-  const messagesForward = (name: string, upstreamPath: string): Route =>
-    route('POST', MESSAGES_PREFIX + name, { name: MESSAGES_PREFIX + name, surface: 'messages', errorFormat: 'messages' }, () => [
+  const messagesForward = (name: string, upstreamPath: string, allowFallback: boolean): Route =>
+    route('POST', MESSAGES_PREFIX + name, { name: MESSAGES_PREFIX + name, surface: 'messages', errorFormat: 'messages' }, [
       ...front(),
       ...messagesAuth,
       ...modelRequest,
       prepareForwardStage(rt, upstreamPath),
-      callUpstreamStage(rt),
+      callUpstreamStage(rt, { allowFallback }),
       messagesRespondStage(rt),
     ]);
 
   return [
-    messagesForward('/messages', ANTHROPIC.messagesPath),
-    messagesForward('/messages/count_tokens', ANTHROPIC.countTokensPath),
-    route('GET', `${MESSAGES_PREFIX}/models`, { name: `${MESSAGES_PREFIX}/models`, surface: 'models', errorFormat: 'messages' }, () => [
+    messagesForward('/messages', ANTHROPIC.messagesPath, true),
+    // Counting tokens for another model would answer a different question: no fallback there.
+    messagesForward('/messages/count_tokens', ANTHROPIC.countTokensPath, false),
+    route('GET', `${MESSAGES_PREFIX}/models`, { name: `${MESSAGES_PREFIX}/models`, surface: 'models', errorFormat: 'messages' }, [
       ...front(),
       ...messagesAuth,
       listModelsStage(rt, 'provider'),
     ]),
-    route('POST', `${CHAT_PREFIX}/chat/completions`, { name: `${CHAT_PREFIX}/chat/completions`, surface: 'chat', errorFormat: 'chat' }, () => [
+    route('POST', `${CHAT_PREFIX}/chat/completions`, { name: `${CHAT_PREFIX}/chat/completions`, surface: 'chat', errorFormat: 'chat' }, [
       ...front(),
       ...chatAuth,
       readBodyStage(rt),
       chatParse,
       ...checkRequest,
       chatTranslate,
-      callUpstreamStage(rt),
+      callUpstreamStage(rt, { allowFallback: true }),
       chatRespondStage(rt),
     ]),
-    route('GET', `${CHAT_PREFIX}/models`, { name: `${CHAT_PREFIX}/models`, surface: 'models', errorFormat: 'chat' }, () => [
+    route('GET', `${CHAT_PREFIX}/models`, { name: `${CHAT_PREFIX}/models`, surface: 'models', errorFormat: 'chat' }, [
       ...front(),
       ...chatAuth,
       listModelsStage(rt, 'openai'),
     ]),
-    route('GET', '/healthz', { name: '/healthz', surface: 'other', errorFormat: 'chat' }, () => [requestIdStage(rt), healthzStage]),
-    route('GET', '/readyz', { name: '/readyz', surface: 'other', errorFormat: 'chat' }, () => [requestIdStage(rt), readyzStage(rt)]),
-    route('GET', '/metrics', { name: '/metrics', surface: 'other', errorFormat: 'chat' }, () => [metricsStage(rt)]),
+    route('GET', '/healthz', { name: '/healthz', surface: 'other', errorFormat: 'chat' }, [requestIdStage(rt), healthzStage]),
+    route('GET', '/readyz', { name: '/readyz', surface: 'other', errorFormat: 'chat' }, [requestIdStage(rt), readyzStage(rt)]),
+    route('GET', '/metrics', { name: '/metrics', surface: 'other', errorFormat: 'chat' }, [metricsStage(rt)]),
     ...extra,
   ];
 }

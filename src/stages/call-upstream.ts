@@ -3,17 +3,17 @@
 // an open circuit a 503; the provider refusing the gateway's own credential becomes a 502, never a 401.
 import { GatewayError } from '../errors/codes.js';
 import type { Stage } from '../pipeline/compose.js';
-import { ANTHROPIC } from '../providers/anthropic/provider.js';
 import { retryAfterSeconds } from '../ratelimit/headers.js';
 import { upstreamBodyFailure } from '../resilience/body-failure.js';
 import { resilienceOf } from '../resilience/services.js';
 import type { Runtime } from '../runtime.js';
 import { upstreamFailureError } from '../upstream/client.js';
-import type { UpstreamResponse } from '../upstream/client.js';
 
 export const SERVED_MODEL_HEADER = 'x-gateway-model';
 
-export function callUpstreamStage(rt: Runtime): Stage {
+/** `allowFallback: false` where another model would answer a different question (count_tokens). */
+export function callUpstreamStage(rt: Runtime, options: { allowFallback: boolean }): Stage {
+  const { allowFallback } = options;
   const { metrics, logger } = rt;
   const { caller } = resilienceOf(rt);
   return async (ctx, next) => {
@@ -24,8 +24,7 @@ export function callUpstreamStage(rt: Runtime): Stage {
       request: { ...request, signal },
       signal,
       model: ctx.model,
-      // Counting tokens for another model would answer a different question.
-      allowFallback: request.path !== ANTHROPIC.countTokensPath && !request.path.startsWith(`${ANTHROPIC.countTokensPath}?`),
+      allowFallback,
       allowedModels: ctx.principal?.allowedModels ?? null,
     });
     if (result.kind === 'cancelled') {
@@ -50,7 +49,6 @@ export function callUpstreamStage(rt: Runtime): Stage {
       if (result.model !== ctx.model) ctx.servedModel = result.model.id;
       ctx.res.setHeader(SERVED_MODEL_HEADER, result.model.id);
     }
-    withoutAccountLimits(response);
     const status = response.statusCode;
     if (status === 401 || status === 403) {
       response.body.resume();
@@ -79,13 +77,4 @@ export function callUpstreamStage(rt: Runtime): Stage {
       if (!response.body.destroyed && !response.body.readableEnded) response.body.destroy();
     }
   };
-}
-
-/**
- * The shared upstream account's own rate-limit headers say how busy every other tenant keeps it:
- * they never reach a client (the rate-limit stage sets the key's own limits instead).
- */
-function withoutAccountLimits(response: UpstreamResponse): void {
-  const headers = response.headers;
-  for (const name in headers) if (name.startsWith(ANTHROPIC.passBackHeaderPrefix)) delete headers[name];
 }

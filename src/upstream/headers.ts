@@ -76,16 +76,14 @@ function listedInConnection(value: string | undefined): Set<string> | null {
   return new Set(value.split(',').map((s) => s.trim().toLowerCase()));
 }
 
-/** The provider's response headers that a messages-surface client should see. */
+/**
+ * The provider's response headers that a messages-surface client should see. Its `anthropic-ratelimit-*`
+ * headers are not among them: they describe the upstream account every tenant shares (a key with
+ * limits gets its own, set by the rate-limit stage).
+ */
 export function passBackHeaders(upstream: Record<string, string | string[] | undefined>, into: OutgoingHttpHeaders): void {
   for (const name of ANTHROPIC.passBackHeaders) {
     const v = upstream[name];
     if (v !== undefined) into[name] = v;
-  }
-  for (const name in upstream) {
-    if (name.startsWith(ANTHROPIC.passBackHeaderPrefix)) {
-      const v = upstream[name];
-      if (v !== undefined) into[name] = v;
-    }
   }
 }

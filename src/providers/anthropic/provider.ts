@@ -12,5 +12,4 @@ export const ANTHROPIC = Object.freeze({
   credentialHeader: 'x-api-key',
   /** Response headers worth returning to a messages-surface client. */
   passBackHeaders: Object.freeze(['content-type', 'request-id', 'retry-after', 'retry-after-ms', 'x-should-retry']),
-  passBackHeaderPrefix: 'anthropic-ratelimit-',
 });
