@@ -6,7 +6,9 @@ import type { Principal } from './keys/key-cache.js';
 import type { TokenUsage } from './metering/token-usage.js';
 import { emptyUsage } from './metering/token-usage.js';
 import type { Outcome, Surface } from './observability/metrics.js';
-import type { UpstreamRequest, UpstreamResponse } from './upstream/client.js';
+import { Cancellation } from './upstream/cancellation.js';
+import type { UpstreamRequest } from './upstream/client.js';
+import type { ProviderAnswer } from './upstream/exchange.js';
 import type { TranslationWarning } from './translate/chat-to-messages/request.js';
 
 export interface RouteInfo {
@@ -23,8 +25,8 @@ export interface RequestContext {
   readonly route: RouteInfo;
   /** performance.now() at arrival. */
   readonly startedAt: number;
-  /** Fired when the client goes away before the response is complete; passed to the upstream call. */
-  readonly abort: AbortController;
+  /** Cancelled when the client goes away before the response is complete; stops the upstream call. */
+  readonly cancellation: Cancellation;
   /** The raw query string including its leading '?', or ''. */
   readonly query: string;
   principal: Principal | null;
@@ -33,7 +35,7 @@ export interface RequestContext {
   json: unknown;
   /** What the upstream stage sends: built by the surface's preparation stage. */
   upstreamRequest: UpstreamRequest | null;
-  upstreamResponse: UpstreamResponse | null;
+  upstreamResponse: ProviderAnswer | null;
   /** The requested model name as the client wrote it. */
   requestedModel: string | null;
   model: CatalogModel | null;
@@ -65,7 +67,7 @@ export function createContext(
     res,
     route,
     startedAt,
-    abort: new AbortController(),
+    cancellation: new Cancellation(),
     query,
     principal: null,
     body: null,

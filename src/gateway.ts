@@ -49,7 +49,7 @@ export function createGateway(rt: Runtime, extraRoutes: readonly Route[] = []): 
       if (lifecycle.draining) res.setHeader('connection', 'close');
       const ctx = createContext(id, req, res, route.info, q === -1 ? '' : url.slice(q), performance.now());
       res.once('close', () => {
-        if (!res.writableFinished) ctx.abort.abort();
+        if (!res.writableFinished) ctx.cancellation.cancel();
       });
       lifecycle.inFlight++;
       route.handler(ctx).then(release, (err: unknown) => {

@@ -5,8 +5,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CatalogModel } from '../catalog/model.js';
 import type { UpstreamErrorKind } from '../observability/metrics.js';
-import type { UpstreamFailureKind, UpstreamRequest, UpstreamResponse } from '../upstream/client.js';
+import type { Cancellation } from '../upstream/cancellation.js';
+import type { UpstreamFailureKind, UpstreamRequest } from '../upstream/client.js';
 import { classifyUpstreamFailure } from '../upstream/client.js';
+import type { AnswerHeaders, ProviderAnswer } from '../upstream/exchange.js';
+import { ExchangeCancelled } from '../upstream/exchange.js';
 import type { CircuitBreaker, Permit } from './circuit-breaker.js';
 import { isFailureStatus } from './circuit-breaker.js';
 import type { ModelLookup } from './fallback.js';
@@ -16,7 +19,8 @@ import { isRetryableStatus } from './retry-policy.js';
 
 export interface CallPlan {
   request: UpstreamRequest;
-  signal: AbortSignal;
+  /** The client going away stops the call, a pause between attempts included. */
+  cancellation: Cancellation;
   /** The model addressed; null = no fallbacks. */
   model: CatalogModel | null;
   allowFallback: boolean;
@@ -24,13 +28,13 @@ export interface CallPlan {
 }
 
 export type CallOutcome =
-  | { kind: 'response'; response: UpstreamResponse; model: CatalogModel | null }
+  | { kind: 'response'; response: ProviderAnswer; model: CatalogModel | null }
   | { kind: 'failed'; failure: UpstreamFailureKind }
   | { kind: 'cancelled' }
   | { kind: 'circuit_open'; retryAfterMs: number };
 
 export interface Dispatch {
-  request(req: UpstreamRequest): Promise<UpstreamResponse>;
+  exchange(req: UpstreamRequest, cancellation?: Cancellation): Promise<ProviderAnswer>;
 }
 
 export interface CallEvents {
@@ -40,7 +44,7 @@ export interface CallEvents {
 }
 
 /** What one model's attempts ended with. */
-type ModelOutcome = Exclude<CallOutcome, { kind: 'response' }> | { kind: 'response'; response: UpstreamResponse; exhausted: boolean };
+type ModelOutcome = Exclude<CallOutcome, { kind: 'response' }> | { kind: 'response'; response: ProviderAnswer; exhausted: boolean };
 
 const CANCELLED = Object.freeze({ kind: 'cancelled' as const });
 
@@ -55,13 +59,13 @@ export class ResilientCaller {
   ) {}
 
   async call(plan: CallPlan): Promise<CallOutcome> {
-    if (!isReplayable(plan.request.body)) return this.once(plan.request);
+    if (!isReplayable(plan.request.body)) return this.once(plan.request, plan.cancellation);
     const deadline = this.now() + this.policy.deadlineMs;
     let request = plan.request;
     let model = plan.model;
     let fallbacks: CatalogModel[] | null = null;
     for (;;) {
-      const outcome = await this.attempts(request, plan.signal, deadline);
+      const outcome = await this.attempts(request, plan.cancellation, deadline);
       if (outcome.kind !== 'response') return outcome;
       const { response } = outcome;
       if (!outcome.exhausted || !plan.allowFallback || model === null || this.breaker.state === 'open') {
@@ -72,19 +76,19 @@ export class ResilientCaller {
       const nextRequest = next === undefined ? null : readdressed(plan.request, next);
       if (next === undefined || nextRequest === null) return { kind: 'response', response, model };
       this.events.fallback?.(model.id, next.id, response.statusCode);
-      await discard(response);
-      if (plan.signal.aborted) return CANCELLED;
+      discard(response);
+      if (plan.cancellation.cancelled) return CANCELLED;
       request = nextRequest;
       model = next;
     }
   }
 
   /** A streamed body cannot be sent twice: one attempt, still guarded and counted by the breaker. */
-  private async once(request: UpstreamRequest): Promise<CallOutcome> {
+  private async once(request: UpstreamRequest, cancellation: Cancellation): Promise<CallOutcome> {
     const permit = this.breaker.allow();
     if (permit === null) return { kind: 'circuit_open', retryAfterMs: this.breaker.retryAfterMs() };
     try {
-      const response = await this.upstream.request(request);
+      const response = await this.upstream.exchange(request, cancellation);
       this.report(permit, response.statusCode);
       return { kind: 'response', response, model: null };
     } catch (err) {
@@ -99,25 +103,25 @@ export class ResilientCaller {
       return CANCELLED;
     }
     this.breaker.failure();
-    this.events.upstreamError(failure);
+    this.events.upstreamError(failure === 'cut' ? 'protocol' : failure === 'stalled' ? 'timeout' : failure);
     return { kind: 'failed', failure };
   }
 
   /** Tries one model until it answers for good, retries run out, or the deadline or circuit stops it. */
-  private async attempts(request: UpstreamRequest, signal: AbortSignal, deadline: number): Promise<ModelOutcome> {
+  private async attempts(request: UpstreamRequest, cancellation: Cancellation, deadline: number): Promise<ModelOutcome> {
     for (let attempt = 0; ; attempt++) {
       const permit = this.breaker.allow();
       if (permit === null) return { kind: 'circuit_open', retryAfterMs: this.breaker.retryAfterMs() };
-      let response: UpstreamResponse;
+      let response: ProviderAnswer;
       try {
-        response = await this.upstream.request(request);
+        response = await this.upstream.exchange(request, cancellation);
       } catch (err) {
         const failed = this.failed(err, permit);
         // Only a connection that was never made is safe to repeat: the request did not reach the provider.
         const delay = failed.kind === 'failed' && failed.failure === 'connect' ? this.retryDelay(attempt, null, deadline) : null;
         if (delay === null) return failed;
         this.events.retry('connect');
-        if (!(await pause(delay, signal))) return CANCELLED;
+        if (!(await pause(delay, cancellation))) return CANCELLED;
         continue;
       }
       const status = response.statusCode;
@@ -126,8 +130,8 @@ export class ResilientCaller {
       const delay = this.retryDelay(attempt, response.headers, deadline);
       if (delay === null) return { kind: 'response', response, exhausted: true };
       this.events.retry(String(status));
-      await discard(response);
-      if (!(await pause(delay, signal))) return CANCELLED;
+      discard(response);
+      if (!(await pause(delay, cancellation))) return CANCELLED;
     }
   }
 
@@ -143,7 +147,7 @@ export class ResilientCaller {
   }
 
   /** The wait before the next attempt, or null when there is none (attempts, deadline, open circuit). */
-  private retryDelay(attempt: number, headers: UpstreamResponse['headers'] | null, deadline: number): number | null {
+  private retryDelay(attempt: number, headers: AnswerHeaders | null, deadline: number): number | null {
     if (attempt + 1 >= this.policy.attempts || this.breaker.state === 'open') return null;
     const delay = this.policy.delayMs(attempt, headers);
     if (delay === null || this.now() + delay > deadline) return null;
@@ -151,21 +155,17 @@ export class ResilientCaller {
   }
 }
 
-/** Reads away an answer that will not be used, so its connection can serve the next call. */
-async function discard(response: UpstreamResponse): Promise<void> {
-  try {
-    await response.body.dump();
-  } catch {
-    // A broken error body changes nothing: the answer is not used.
-  }
+/** An answer that will not be used: a JSON one is already read whole; a stream is dropped. */
+function discard(response: ProviderAnswer): void {
+  if (response.kind === 'stream') response.body.cancel(new ExchangeCancelled());
 }
 
 /** false when the client went away during the pause. */
-async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return false;
+async function pause(ms: number, cancellation: Cancellation): Promise<boolean> {
+  if (cancellation.cancelled) return false;
   if (ms <= 0) return true;
   try {
-    await sleep(ms, undefined, { signal });
+    await sleep(ms, undefined, { signal: cancellation.signal });
     return true;
   } catch {
     return false;

@@ -1,52 +1,39 @@
-// Upstream SSE bytes → re-framed SSE bytes in one Transform: each upstream chunk is parsed, its events
-// mapped, and every frame they produce leaves as one Buffer (one socket write), with no object-mode
-// hop per event. Measured against the three-Transform chain in bench/micro/reframe-streams.ts.
+// The Reframer as a Transform, for callers that hold a Readable (tests, the micro-benchmarks that
+// compare it with the three object-mode Transforms). Production relays push to a Reframer directly.
 import { Transform, type TransformCallback } from 'node:stream';
-import { frameText, type Frame } from './frames.js';
+import type { Frame } from './frames.js';
 import type { StreamMapper } from './map-stream.js';
-import { SseParser, type SseEvent } from './parser.js';
+import type { SseEvent, SseParser } from './parser.js';
+import { Reframer } from './reframer.js';
 
 export class ReframeStream extends Transform {
-  /** Frames produced so far: lets the caller see when more than the opening frame has gone out. */
-  frames = 0;
-  private readonly parser: SseParser;
-  private text = '';
+  private readonly reframer: Reframer;
 
-  constructor(
-    private readonly mapper: StreamMapper<SseEvent, Frame>,
-    options: ConstructorParameters<typeof SseParser>[1] = {},
-  ) {
+  constructor(mapper: StreamMapper<SseEvent, Frame>, options: ConstructorParameters<typeof SseParser>[1] = {}) {
     super();
-    this.parser = new SseParser((ev) => this.append(this.mapper.map(ev)), options);
+    this.reframer = new Reframer(mapper, options);
+  }
+
+  /** Frames produced so far. */
+  get frames(): number {
+    return this.reframer.frames;
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    try {
-      this.parser.push(chunk);
-    } catch (err) {
-      return done(err as Error);
-    }
-    this.pushText(done);
+    this.emit_(() => this.reframer.push(chunk), done);
   }
 
   override _flush(done: TransformCallback): void {
+    this.emit_(() => this.reframer.end(), done);
+  }
+
+  private emit_(produce: () => string, done: TransformCallback): void {
+    let text: string;
     try {
-      this.parser.end();
-      this.append(this.mapper.end());
+      text = produce();
     } catch (err) {
       return done(err as Error);
     }
-    this.pushText(done);
-  }
-
-  private append(frames: Frame[]): void {
-    for (let i = 0; i < frames.length; i++) this.text += frameText(frames[i]!);
-    this.frames += frames.length;
-  }
-
-  private pushText(done: TransformCallback): void {
-    const text = this.text;
-    this.text = '';
     done(null, text === '' ? undefined : Buffer.from(text, 'utf8'));
   }
 }

@@ -8,6 +8,7 @@ import { upstreamBodyFailure } from '../resilience/body-failure.js';
 import { resilienceOf } from '../resilience/services.js';
 import type { Runtime } from '../runtime.js';
 import { upstreamFailureError } from '../upstream/client.js';
+import { ExchangeCancelled } from '../upstream/exchange.js';
 
 export const SERVED_MODEL_HEADER = 'x-gateway-model';
 
@@ -19,10 +20,9 @@ export function callUpstreamStage(rt: Runtime, options: { allowFallback: boolean
   return async (ctx, next) => {
     const request = ctx.upstreamRequest;
     if (request === null) throw new Error('callUpstreamStage: no upstream request was prepared');
-    const signal = ctx.abort.signal;
     const result = await caller.call({
-      request: { ...request, signal },
-      signal,
+      request,
+      cancellation: ctx.cancellation,
       model: ctx.model,
       allowFallback,
       allowedModels: ctx.principal?.allowedModels ?? null,
@@ -43,7 +43,7 @@ export function callUpstreamStage(rt: Runtime, options: { allowFallback: boolean
       throw upstreamFailureError(result.failure);
     }
     const response = result.response;
-    ctx.upstreamHeadersAt = performance.now();
+    ctx.upstreamHeadersAt = response.headersAt;
     if (result.model !== null) {
       // servedModel is set only when a fallback answered, so the chat body keeps the client's alias otherwise.
       if (result.model !== ctx.model) ctx.servedModel = result.model.id;
@@ -51,7 +51,7 @@ export function callUpstreamStage(rt: Runtime, options: { allowFallback: boolean
     }
     const status = response.statusCode;
     if (status === 401 || status === 403) {
-      response.body.resume();
+      if (response.kind === 'stream') response.body.cancel(new ExchangeCancelled());
       metrics.upstreamError('status');
       logger.error({ reqId: ctx.id, upstreamStatus: status }, 'the upstream provider refused the gateway credential');
       ctx.outcome = 'upstream_error';
@@ -64,7 +64,7 @@ export function callUpstreamStage(rt: Runtime, options: { allowFallback: boolean
     } catch (err) {
       const failure = upstreamBodyFailure(err);
       if (failure === null) throw err;
-      if (failure === 'cancelled' || ctx.abort.signal.aborted) {
+      if (failure === 'cancelled' || ctx.cancellation.cancelled) {
         ctx.outcome = 'client_cancelled';
         return;
       }
@@ -74,7 +74,7 @@ export function callUpstreamStage(rt: Runtime, options: { allowFallback: boolean
       throw failure;
     } finally {
       // Whatever the respond stage did, the upstream body must not stay open.
-      if (!response.body.destroyed && !response.body.readableEnded) response.body.destroy();
+      if (response.kind === 'stream' && !response.body.finished) response.body.cancel(new ExchangeCancelled());
     }
   };
 }

@@ -71,7 +71,7 @@ export function observeStage(rt: Runtime): Stage {
 }
 
 function outcomeOf(ctx: RequestContext, status: number): Outcome {
-  if (ctx.abort.signal.aborted) return 'client_cancelled';
+  if (ctx.cancellation.cancelled) return 'client_cancelled';
   if (ctx.outcome !== null) return ctx.outcome;
   if (status >= 500) return 'upstream_error';
   if (status >= 400) return 'client_error';

@@ -4,6 +4,9 @@ import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/codes.js';
+import type { Cancellation } from './cancellation.js';
+import type { ProviderAnswer } from './exchange.js';
+import { AnswerBodyError, ExchangeHandler } from './exchange.js';
 
 export interface UpstreamOptions {
   connections: number;
@@ -24,7 +27,11 @@ export interface UpstreamRequest {
 
 export type UpstreamResponse = Dispatcher.ResponseData;
 
-export type UpstreamFailureKind = 'connect' | 'timeout' | 'reset' | 'cancelled';
+/** `cut` and `stalled`: the answer's headers came, then its body broke or went silent. */
+export type UpstreamFailureKind = 'connect' | 'timeout' | 'reset' | 'cut' | 'stalled' | 'cancelled';
+
+/** A non-streamed answer larger than this is refused (it would be held in memory whole). */
+export const MAX_BUFFERED_ANSWER_BYTES = 64 * 1024 * 1024;
 
 export class UpstreamClient {
   readonly origin: string;
@@ -57,6 +64,17 @@ export class UpstreamClient {
     });
   }
 
+  /**
+   * The gateway's hot path: a JSON answer arrives whole, an event stream as an AnswerStream, and the
+   * client going away (the cancellation) aborts the call at once.
+   */
+  exchange(req: UpstreamRequest, cancellation?: Cancellation): Promise<ProviderAnswer> {
+    return new Promise((resolve, reject) => {
+      const handler = new ExchangeHandler(resolve, reject, cancellation, MAX_BUFFERED_ANSWER_BYTES);
+      this.pool.dispatch({ origin: this.origin, method: req.method, path: this.prefix + req.path, headers: req.headers, body: req.body ?? null }, handler);
+    });
+  }
+
   close(): Promise<void> {
     return this.pool.close();
   }
@@ -71,6 +89,10 @@ const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
 
 /** Which way an upstream call failed, from undici's stable error codes. */
 export function classifyUpstreamFailure(err: unknown): UpstreamFailureKind {
+  if (err instanceof AnswerBodyError) {
+    const kind = classifyUpstreamFailure(err.cause);
+    return kind === 'cancelled' ? kind : kind === 'timeout' ? 'stalled' : 'cut';
+  }
   const e = err as { code?: string; name?: string; cause?: { code?: string } };
   const code = e?.code ?? e?.cause?.code;
   if (e?.name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR') return 'cancelled';
@@ -82,5 +104,7 @@ export function classifyUpstreamFailure(err: unknown): UpstreamFailureKind {
 /** The client-facing error for a call that failed before any response headers arrived. */
 export function upstreamFailureError(kind: UpstreamFailureKind): GatewayError {
   if (kind === 'timeout') return new GatewayError('upstream_timeout', 'The upstream provider did not answer in time.');
+  if (kind === 'stalled') return new GatewayError('upstream_timeout', 'The upstream provider stopped sending its response.');
+  if (kind === 'cut') return new GatewayError('upstream_bad_response', 'The upstream connection broke before the response was complete.');
   return new GatewayError('upstream_unreachable', 'The upstream provider could not be reached.');
 }

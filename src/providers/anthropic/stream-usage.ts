@@ -95,7 +95,11 @@ export class AnthropicStreamObserver {
 
 /** Usage of a non-streamed Messages response body, or null when the body carries none. */
 export function usageFromMessageBody(body: Buffer): TokenUsage | null {
-  const parsed = parseJson(body.toString('utf8'));
+  return usageOfMessage(parseJson(body.toString('utf8')));
+}
+
+/** Usage of a parsed Messages response, or null when it carries none. */
+export function usageOfMessage(parsed: unknown): TokenUsage | null {
   if (!isRecord(parsed) || !isRecord(parsed.usage)) return null;
   const usage = emptyUsage();
   mergeProviderUsage(usage, parsed.usage);

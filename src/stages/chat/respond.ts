@@ -2,19 +2,19 @@
 // re-framed chunk stream (SSE parse → event translation → SSE serialise, as Transform streams), or the
 // provider's error in the chat error shape with the same status.
 import type { OutgoingHttpHeaders } from 'node:http';
-import { pipeline } from 'node:stream';
 import type { RequestContext } from '../../context.js';
 import { chatErrorFrames, streamFailureOf } from '../../errors/stream-frames.js';
 import type { Stage } from '../../pipeline/compose.js';
 import type { Runtime } from '../../runtime.js';
-import { ReframeStream } from '../../sse/reframe-stream.js';
-import { pumpToClient } from '../../stream/pump.js';
+import { Reframer } from '../../sse/reframer.js';
+import { relayAnswer } from '../../stream/relay-answer.js';
+import type { AnswerStream } from '../../upstream/answer-stream.js';
 import { translateUpstreamError } from '../../translate/chat-to-messages/error.js';
 import { translateMessageToCompletion } from '../../translate/chat-to-messages/response.js';
 import { ChatStreamTranslator } from '../../translate/chat-to-messages/stream.js';
 import type { Message } from '../../wire/anthropic.js';
-import { usageFromMessageBody } from '../../providers/anthropic/stream-usage.js';
-import { asOpenStream, isEventStream, keepUsage } from '../respond-common.js';
+import { usageOfMessage } from '../../providers/anthropic/stream-usage.js';
+import { asOpenStream, keepUsage, wholeBody } from '../respond-common.js';
 import { WARNINGS_HEADER, warningsHeaderValue } from './translate-request.js';
 
 export function chatRespondStage(rt: Runtime): Stage {
@@ -25,13 +25,16 @@ export function chatRespondStage(rt: Runtime): Stage {
     const headers: OutgoingHttpHeaders = {};
     copyRetryAfter(upstream.headers, headers);
     if (upstream.statusCode >= 300) {
-      const translated = translateUpstreamError(upstream.statusCode, Buffer.from(await upstream.body.arrayBuffer()));
+      const translated = translateUpstreamError(upstream.statusCode, await wholeBody(upstream));
       return writeJson(ctx, translated.status, headers, JSON.stringify(translated.body));
     }
-    if (ctx.stream && isEventStream(upstream)) return asOpenStream(metrics, ctx, () => relayTranslatedStream(ctx, headers));
-    const body = Buffer.from(await upstream.body.arrayBuffer());
-    keepUsage(ctx, usageFromMessageBody(body));
-    const { completion, warnings } = translateMessageToCompletion(JSON.parse(body.toString('utf8')) as Message, {
+    if (ctx.stream && upstream.kind === 'stream') {
+      const stream = upstream.body;
+      return asOpenStream(metrics, ctx, () => relayTranslatedStream(ctx, headers, stream));
+    }
+    const message = JSON.parse((await wholeBody(upstream)).toString('utf8')) as Message;
+    keepUsage(ctx, usageOfMessage(message));
+    const { completion, warnings } = translateMessageToCompletion(message, {
       created: Math.floor(Date.now() / 1000),
       model: ctx.servedModel ?? ctx.requestedModel ?? ctx.model!.id,
     });
@@ -40,23 +43,26 @@ export function chatRespondStage(rt: Runtime): Stage {
   };
 }
 
-async function relayTranslatedStream(ctx: RequestContext, headers: OutgoingHttpHeaders): Promise<void> {
-  const upstream = ctx.upstreamResponse!;
+async function relayTranslatedStream(ctx: RequestContext, headers: OutgoingHttpHeaders, stream: AnswerStream): Promise<void> {
   const { res } = ctx;
   const translator = new ChatStreamTranslator({
     created: Math.floor(Date.now() / 1000),
     model: ctx.servedModel ?? ctx.requestedModel ?? ctx.model!.id,
     includeUsage: ctx.includeUsage,
   });
-  const reframe = new ReframeStream(translator);
-  const frames = pipeline(upstream.body, reframe, () => {});
+  const reframer = new Reframer(translator);
   headers['content-type'] = 'text/event-stream; charset=utf-8';
   headers['cache-control'] = 'no-cache';
   res.writeHead(200, headers);
   res.flushHeaders();
-  const result = await pumpToClient(res, frames, ctx.abort.signal, () => {
-    // The first frame is the role chunk; any frame after it carries the first token.
-    if (ctx.firstTokenAt === null && reframe.frames > 1) ctx.firstTokenAt = performance.now();
+  const result = await relayAnswer(res, stream, ctx.cancellation, {
+    chunk(chunk) {
+      const text = reframer.push(chunk);
+      // The first frame is the role chunk; any frame after it carries the first token.
+      if (ctx.firstTokenAt === null && reframer.frames > 1) ctx.firstTokenAt = performance.now();
+      return text;
+    },
+    end: () => reframer.end(),
   });
   ctx.usage = translator.usage;
   ctx.usageSeen = true;

@@ -7,9 +7,10 @@ import { messagesErrorEvent, streamFailureOf, STREAM_INTERRUPTED } from '../../e
 import type { Stage } from '../../pipeline/compose.js';
 import { AnthropicStreamObserver, usageFromMessageBody } from '../../providers/anthropic/stream-usage.js';
 import type { Runtime } from '../../runtime.js';
-import { pumpToClient } from '../../stream/pump.js';
-import { asOpenStream, isEventStream, keepUsage } from '../respond-common.js';
+import { relayAnswer } from '../../stream/relay-answer.js';
+import type { AnswerStream } from '../../upstream/answer-stream.js';
 import { passBackHeaders } from '../../upstream/headers.js';
+import { asOpenStream, wholeBody, keepUsage } from '../respond-common.js';
 
 export function messagesRespondStage(rt: Runtime): Stage {
   const { metrics } = rt;
@@ -18,8 +19,11 @@ export function messagesRespondStage(rt: Runtime): Stage {
     if (upstream === null) return;
     const headers: OutgoingHttpHeaders = {};
     passBackHeaders(upstream.headers, headers);
-    if (upstream.statusCode === 200 && isEventStream(upstream)) return asOpenStream(metrics, ctx, () => relayStream(ctx, headers));
-    const body = Buffer.from(await upstream.body.arrayBuffer());
+    if (upstream.statusCode === 200 && upstream.kind === 'stream') {
+      const stream = upstream.body;
+      return asOpenStream(metrics, ctx, () => relayStream(ctx, headers, stream));
+    }
+    const body = upstream.kind === 'buffered' ? upstream.body : await wholeBody(upstream);
     keepUsage(ctx, upstream.statusCode < 300 ? usageFromMessageBody(body) : null);
     headers['content-length'] = body.length;
     ctx.res.writeHead(upstream.statusCode, headers);
@@ -27,17 +31,20 @@ export function messagesRespondStage(rt: Runtime): Stage {
   };
 }
 
-async function relayStream(ctx: RequestContext, headers: OutgoingHttpHeaders): Promise<void> {
-  const upstream = ctx.upstreamResponse!;
+async function relayStream(ctx: RequestContext, headers: OutgoingHttpHeaders, stream: AnswerStream): Promise<void> {
   const { res } = ctx;
   headers['cache-control'] = 'no-cache';
   delete headers['content-length'];
   res.writeHead(200, headers);
   res.flushHeaders();
   const observer = new AnthropicStreamObserver();
-  const result = await pumpToClient(res, upstream.body, ctx.abort.signal, (chunk) => {
-    observer.push(chunk);
-    if (ctx.firstTokenAt === null && observer.firstTokenSeen) ctx.firstTokenAt = performance.now();
+  const result = await relayAnswer(res, stream, ctx.cancellation, {
+    chunk(chunk) {
+      observer.push(chunk);
+      if (ctx.firstTokenAt === null && observer.firstTokenSeen) ctx.firstTokenAt = performance.now();
+      return chunk;
+    },
+    end: () => '',
   });
   observer.end();
   ctx.usage = observer.usage;

@@ -11,7 +11,9 @@ import { ResilientCaller } from '../../../src/resilience/resilient-call.js';
 import { RetryPolicy } from '../../../src/resilience/retry-policy.js';
 import { startSimulator } from '../../../src/simulator/index.js';
 import type { Simulator } from '../../../src/simulator/index.js';
+import { Cancellation } from '../../../src/upstream/cancellation.js';
 import { UpstreamClient } from '../../../src/upstream/client.js';
+import { ExchangeCancelled } from '../../../src/upstream/exchange.js';
 import { builtRequestHeaders } from '../../../src/upstream/headers.js';
 import { closedPort } from '../../integration/resilience/fixtures/closed-port.js';
 
@@ -27,7 +29,7 @@ interface Rig {
   caller: ResilientCaller;
   breaker: CircuitBreaker;
   events: string[];
-  call(model?: CatalogModel, opts?: { signal?: AbortSignal; allowFallback?: boolean; allowed?: Set<string> }): Promise<CallOutcome>;
+  call(model?: CatalogModel, opts?: { cancellation?: Cancellation; allowFallback?: boolean; allowed?: Set<string> }): Promise<CallOutcome>;
 }
 
 async function rig(t: Test, retry: Partial<RetrySettings> = {}, breakerFailures = 100, baseUrl?: string): Promise<Rig> {
@@ -50,11 +52,10 @@ async function rig(t: Test, retry: Partial<RetrySettings> = {}, breakerFailures 
     breaker,
     events,
     call(model = sonnet, opts = {}) {
-      const signal = opts.signal ?? new AbortController().signal;
       const body = JSON.stringify({ model: model.id, max_tokens: 8, messages: [{ role: 'user', content: 'hello' }] });
       return caller.call({
-        request: { method: 'POST', path: '/v1/messages', headers: builtRequestHeaders(null, 'sk-test'), body, signal },
-        signal,
+        request: { method: 'POST', path: '/v1/messages', headers: builtRequestHeaders(null, 'sk-test'), body },
+        cancellation: opts.cancellation ?? new Cancellation(),
         model,
         allowFallback: opts.allowFallback ?? true,
         allowedModels: opts.allowed ?? null,
@@ -65,7 +66,7 @@ async function rig(t: Test, retry: Partial<RetrySettings> = {}, breakerFailures 
 
 async function statusOf(outcome: CallOutcome): Promise<number | string> {
   if (outcome.kind !== 'response') return outcome.kind;
-  await outcome.response.body.dump();
+  if (outcome.response.kind === 'stream') outcome.response.body.cancel(new ExchangeCancelled());
   return outcome.response.statusCode;
 }
 
@@ -174,12 +175,12 @@ t.test('a retry is not attempted once the breaker has opened: the answer in hand
 t.test('a client abort during the pause ends the call at once, with no timer left', async (t) => {
   const r = await rig(t, { retryAfterCapMs: 60_000 });
   r.sim.injectFault({ kind: 'status', status: 529, retryAfter: 20 });
-  const ac = new AbortController();
-  const pending = r.call(sonnet, { signal: ac.signal });
+  const ac = new Cancellation();
+  const pending = r.call(sonnet, { cancellation: ac });
   while (r.sim.received.length === 0) await new Promise((res) => setImmediate(res));
   await new Promise((res) => setTimeout(res, 50));
   const timersBefore = process.getActiveResourcesInfo().filter((x) => x === 'Timeout').length;
-  ac.abort();
+  ac.cancel();
   t.same(await pending, { kind: 'cancelled' });
   const timersAfter = process.getActiveResourcesInfo().filter((x) => x === 'Timeout').length;
   t.ok(timersAfter < timersBefore, `the 20 s pause timer is gone (${timersBefore} → ${timersAfter})`);
@@ -188,10 +189,10 @@ t.test('a client abort during the pause ends the call at once, with no timer lef
 t.test('a client abort while waiting for headers is a cancellation, not a failure', async (t) => {
   const r = await rig(t, {}, 1);
   r.sim.injectFault({ kind: 'hang-before-headers' });
-  const ac = new AbortController();
-  const pending = r.call(sonnet, { signal: ac.signal });
+  const ac = new Cancellation();
+  const pending = r.call(sonnet, { cancellation: ac });
   while (r.sim.received.length === 0) await new Promise((res) => setImmediate(res));
-  ac.abort();
+  ac.cancel();
   t.same(await pending, { kind: 'cancelled' });
   t.equal(r.breaker.state, 'closed', 'the breaker learnt nothing from it');
 });
