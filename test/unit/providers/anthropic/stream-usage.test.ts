@@ -1,5 +1,6 @@
 import t from 'tap';
-import { AnthropicStreamObserver, usageFromMessageBody } from '../../../../src/providers/anthropic/stream-usage.js';
+import fc from 'fast-check';
+import { AnthropicStreamObserver, trailingUsage, usageFromMessageBody, usageOfMessage } from '../../../../src/providers/anthropic/stream-usage.js';
 import { bytewise, everySplit, fixture } from '../../sse/fixture-data.js';
 
 function observe(chunks: Buffer[]): AnthropicStreamObserver {
@@ -91,4 +92,44 @@ t.test('usage of non-streamed bodies', async (t) => {
   t.equal(usageFromMessageBody(Buffer.from('not json')), null);
   t.equal(usageFromMessageBody(Buffer.from('{"type":"error","error":{"type":"api_error","message":"x"}}')), null);
   t.equal(usageFromMessageBody(Buffer.from('[]')), null);
+});
+
+t.test('usage read from the tail: taken when sound, else left to the full parse', async (t) => {
+  const usage = '{"input_tokens":12,"output_tokens":34,"cache_read_input_tokens":5,"cache_creation_input_tokens":6}';
+  const expected = { input: 12, output: 34, cacheRead: 5, cacheWrite: 6 };
+  const cases: Array<[string, string, unknown]> = [
+    ['usage last', `{"id":"m","content":[{"type":"text","text":"hi"}],"usage":${usage}}`, expected],
+    ['trailing newline', `{"id":"m","usage":${usage}}\n`, expected],
+    ['usage only', `{"usage":${usage}}`, expected],
+    ['usage null', '{"id":"m","usage":null}', null],
+    ['usage not an object', '{"id":"m","usage":7}', null],
+    ['usage not last', `{"usage":${usage},"id":"m"}`, undefined],
+    ['pretty-printed', `{\n  "id": "m",\n  "usage": ${usage}\n}`, undefined],
+    ['usage of a nested object', `{"id":"m","input":{"usage":${usage}}}`, undefined],
+    ['a quoted decoy in a string', `{"text":"\\",\\"usage\\":${usage.replace(/"/g, '\\"')}"}`, undefined],
+    ['not an object', '[1]', undefined],
+    ['cut short', `{"id":"m","usage":{"input_tokens":1`, undefined],
+  ];
+  for (const [name, body, want] of cases) t.same(trailingUsage(Buffer.from(body)), want, name);
+});
+
+t.test('property: the tail read agrees with the full parse whenever it answers', async (t) => {
+  const usageArb = fc.record({ input_tokens: fc.nat(), output_tokens: fc.nat(), cache_read_input_tokens: fc.nat() });
+  const tricky = fc.oneof(fc.string(), fc.constantFrom(',"usage":{"input_tokens":999}}', '\\"usage\\":', '"}', '{"usage":'));
+  const message = fc.record({
+    id: fc.string(),
+    content: fc.array(fc.oneof(fc.record({ type: fc.constant('text'), text: tricky }), fc.record({ type: fc.constant('tool_use'), input: fc.dictionary(fc.string(), fc.oneof(tricky, usageArb)) }))),
+    usage: usageArb,
+  });
+  fc.assert(
+    fc.property(message, fc.boolean(), (m, usageFirst) => {
+      const ordered = usageFirst ? { usage: m.usage, id: m.id, content: m.content } : m;
+      const body = Buffer.from(JSON.stringify(ordered));
+      const full = usageOfMessage(JSON.parse(body.toString('utf8')));
+      const tail = trailingUsage(body);
+      if (tail !== undefined) t.same(tail, full);
+      t.same(usageFromMessageBody(body), full);
+    }),
+    { numRuns: 300 },
+  );
 });
