@@ -119,13 +119,17 @@ export class KeyCache {
     return 'ok' in checked ? checked : UNKNOWN;
   }
 
-  /** The hit path is synchronous work; only an id not in memory waits for one (bounded) store lookup. */
-  async authenticateAsync(raw: string | undefined): Promise<AuthResult> {
+  /**
+   * The hit path answers at once, without a promise; only an id not in memory waits for one (bounded)
+   * store lookup.
+   */
+  authenticateAsync(raw: string | undefined): AuthResult | Promise<AuthResult> {
     const checked = this.check(raw);
     if ('ok' in checked) return checked;
-    await this.lookupMiss(checked.publicId);
-    const entry = this.entries.get(checked.publicId);
-    return entry ? this.verdict(entry, checked, raw!) : UNKNOWN;
+    return this.lookupMiss(checked.publicId).then(() => {
+      const entry = this.entries.get(checked.publicId);
+      return entry ? this.verdict(entry, checked, raw!) : UNKNOWN;
+    });
   }
 
   /**

@@ -32,7 +32,7 @@ export function authThrottleStage(rt: Runtime): Stage | null {
       }
     }
     try {
-      await next();
+      await next(ctx);
     } catch (err) {
       if (ctx.principal === null && err instanceof GatewayError && err.code === 'invalid_api_key') {
         throttle.failed(address ?? clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted));

@@ -1,7 +1,8 @@
 // Authenticates the gateway key: `Authorization: Bearer` everywhere, `x-api-key` where the route allows it.
 import { GatewayError } from '../errors/codes.js';
-import type { AuthFailure } from '../keys/key-cache.js';
-import type { Stage } from '../pipeline/compose.js';
+import type { RequestContext } from '../context.js';
+import type { AuthFailure, AuthResult } from '../keys/key-cache.js';
+import type { Next, Stage } from '../pipeline/compose.js';
 import type { Runtime } from '../runtime.js';
 
 const MESSAGES: Record<AuthFailure, string> = {
@@ -14,17 +15,22 @@ const MESSAGES: Record<AuthFailure, string> = {
 
 export function authStage(rt: Runtime, options: { acceptXApiKey: boolean }): Stage {
   const { keys, metrics } = rt;
-  return async (ctx, next) => {
-    const raw = credentialOf(ctx.req.headers.authorization, options.acceptXApiKey ? ctx.req.headers['x-api-key'] : undefined);
-    const missesBefore = keys.stats.misses;
-    const result = await keys.authenticateAsync(raw);
+  const admit = (ctx: RequestContext, next: Next, raw: string | undefined, missesBefore: number, result: AuthResult): Promise<void> => {
     if (raw !== undefined) metrics.keyCache(keys.stats.misses === missesBefore);
     if (!result.ok) {
       metrics.authFailure(result.reason);
       throw new GatewayError('invalid_api_key', MESSAGES[result.reason]);
     }
     ctx.principal = result.principal;
-    return next();
+    return next(ctx);
+  };
+  return (ctx, next) => {
+    const raw = credentialOf(ctx.req.headers.authorization, options.acceptXApiKey ? ctx.req.headers['x-api-key'] : undefined);
+    const missesBefore = keys.stats.misses;
+    const result = keys.authenticateAsync(raw);
+    // A key in memory is answered without a promise; only a store lookup is awaited.
+    if (result instanceof Promise) return result.then((r) => admit(ctx, next, raw, missesBefore, r));
+    return admit(ctx, next, raw, missesBefore, result);
   };
 }
 

@@ -60,7 +60,7 @@ export function callUpstreamStage(rt: Runtime, options: { allowFallback: boolean
     if (status >= 400) ctx.outcome = status >= 500 || status === 429 ? 'upstream_error' : 'client_error';
     ctx.upstreamResponse = response;
     try {
-      await next();
+      await next(ctx);
     } catch (err) {
       const failure = upstreamBodyFailure(err);
       if (failure === null) throw err;

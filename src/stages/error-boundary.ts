@@ -8,7 +8,7 @@ import type { RequestContext } from '../context.js';
 export function errorBoundaryStage(rt: Runtime): Stage {
   return async (ctx, next) => {
     try {
-      await next();
+      await next(ctx);
     } catch (err) {
       const gatewayError = err instanceof GatewayError ? err : null;
       if (gatewayError === null) rt.logger.error({ reqId: ctx.id, err: describe(err) }, 'unhandled error in request pipeline');

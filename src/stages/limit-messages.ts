@@ -11,6 +11,6 @@ export function limitMessagesStage(rt: Runtime): Stage {
     if (Array.isArray(messages) && messages.length > max) {
       throw new GatewayError('invalid_request', `messages: at most ${max} messages are accepted, got ${messages.length}.`, { param: 'messages' });
     }
-    return next();
+    return next(ctx);
   };
 }

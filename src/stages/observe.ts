@@ -12,7 +12,7 @@ export function observeStage(rt: Runtime): Stage {
     const surface = ctx.route.surface;
     metrics.requestStarted(surface);
     try {
-      await next();
+      await next(ctx);
     } finally {
       const endedAt = performance.now();
       const status = ctx.res.statusCode;

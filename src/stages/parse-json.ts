@@ -10,6 +10,6 @@ export function parseJsonStage(rt: Runtime): Stage {
     const parsed = parseJsonObject(ctx.body, maxDepth);
     if (!parsed.ok) throw new GatewayError('invalid_request', parsed.message);
     ctx.json = parsed.value;
-    return next();
+    return next(ctx);
   };
 }

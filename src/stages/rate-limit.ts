@@ -15,9 +15,9 @@ export function rateLimitStage(rt: Runtime): Stage {
   return async (ctx, next) => {
     const principal = ctx.principal;
     const surface = ctx.route.surface;
-    if (principal === null || ctx.model === null || (surface !== 'messages' && surface !== 'chat')) return next();
+    if (principal === null || ctx.model === null || (surface !== 'messages' && surface !== 'chat')) return next(ctx);
     const customer = customerLimits(principal.customerName);
-    if (principal.rpm === null && principal.tpm === null && customer === null) return next();
+    if (principal.rpm === null && principal.tpm === null && customer === null) return next(ctx);
 
     const pending = limiter.acquire({
       keyId: principal.keyId,
@@ -36,7 +36,7 @@ export function rateLimitStage(rt: Runtime): Stage {
       });
     }
     try {
-      await next();
+      await next(ctx);
     } finally {
       try {
         await limiter.settle(decision.reservation, usedTokens(ctx.usage));

@@ -12,7 +12,7 @@ export function readBodyStage(rt: Runtime): Stage {
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
     ctx.body = await readAll(req, limit, declared === undefined ? -1 : Number(declared));
-    return next();
+    return next(ctx);
   };
 }
 

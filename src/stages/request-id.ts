@@ -8,6 +8,6 @@ export function requestIdStage(rt: Runtime): Stage {
     ctx.res.setHeader('x-request-id', ctx.id);
     ctx.res.setHeader('request-id', ctx.id);
     if (simulated) ctx.res.setHeader('x-gateway-upstream', 'simulator');
-    return next();
+    return next(ctx);
   };
 }

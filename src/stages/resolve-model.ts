@@ -26,7 +26,7 @@ export function resolveModelStage(rt: Runtime): Stage {
       throw new GatewayError('model_not_allowed', `This API key may not use the model "${model.id}".`, { param: 'model' });
     }
     ctx.model = model;
-    return next();
+    return next(ctx);
   };
 }
 

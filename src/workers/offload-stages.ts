@@ -21,7 +21,7 @@ export function offloadParseStage(rt: Runtime, pool: TranslatePool, inline: Stag
     if (!result.ok) throw new GatewayError('invalid_request', result.message);
     ctx.json = headAsBody(result);
     offloaded.add(ctx);
-    return next();
+    return next(ctx);
   };
 }
 
@@ -31,6 +31,6 @@ export function offloadTranslateStage(rt: Runtime, pool: TranslatePool, inline: 
     if (!offloaded.has(ctx)) return inline(ctx, next);
     const result = await pool.translate(ctx.body!, ctx.model!, strictRequested(ctx));
     applyTranslation(ctx, key, result.ok ? { ...result, body: Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength) } : result);
-    return next();
+    return next(ctx);
   };
 }

@@ -10,6 +10,7 @@ import { Reframer } from '../../sse/reframer.js';
 import { relayAnswer } from '../../stream/relay-answer.js';
 import type { AnswerStream } from '../../upstream/answer-stream.js';
 import { translateUpstreamError } from '../../translate/chat-to-messages/error.js';
+import { stringifyCompletion } from '../../translate/chat-to-messages/completion-json.js';
 import { translateMessageToCompletion } from '../../translate/chat-to-messages/response.js';
 import { ChatStreamTranslator } from '../../translate/chat-to-messages/stream.js';
 import type { Message } from '../../wire/anthropic.js';
@@ -39,7 +40,7 @@ export function chatRespondStage(rt: Runtime): Stage {
       model: ctx.servedModel ?? ctx.requestedModel ?? ctx.model!.id,
     });
     addWarnings(ctx, warnings);
-    writeJson(ctx, 200, headers, JSON.stringify(completion));
+    writeJson(ctx, 200, headers, stringifyCompletion(completion));
   };
 }
 

@@ -16,7 +16,7 @@ export function translateRequestStage(rt: Runtime): Stage {
   return (ctx, next) => {
     const result = translateChatRequest(ctx.json, ctx.model!, { strict: strictRequested(ctx) });
     applyTranslation(ctx, key, result.ok ? { ...result, body: JSON.stringify(result.request) } : result);
-    return next();
+    return next(ctx);
   };
 }
 

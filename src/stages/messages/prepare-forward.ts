@@ -13,6 +13,6 @@ export function prepareForwardStage(rt: Runtime, upstreamPath: string): Stage {
       headers: forwardedRequestHeaders(ctx.req.headers, key),
       body: ctx.body ?? Buffer.alloc(0),
     };
-    return next();
+    return next(ctx);
   };
 }

@@ -165,3 +165,20 @@ t.test('an odd provider body does not throw', async (t) => {
   const nullBlocks = { ...odd, content: [null, 3, { type: 'text', text: 'ok' }] } as unknown as Message;
   t.equal(translateMessageToCompletion(nullBlocks, ctx).completion.choices[0]!.message.content, 'ok');
 });
+
+t.test('the compiled completion serialiser writes exactly what JSON.stringify writes, for every shape', async (t) => {
+  const { stringifyCompletion } = await import('../../../src/translate/chat-to-messages/completion-json.js');
+  const shapes: Array<[string, Message]> = [
+    ['text', message([{ type: 'text', text: 'Hello "quoted" \\ back\nline \u2028 \ud83d\ude00' }])],
+    ['no content', message([], 'max_tokens')],
+    ['tool calls', message([{ type: 'tool_use', id: 'toolu_1', name: 'f', input: { a: [1, { b: null }] } }, { type: 'tool_use', id: 'toolu_2', name: 'g', input: {} }], 'tool_use')],
+    ['thinking', message([{ type: 'thinking', thinking: 'hmm', signature: 's' }, { type: 'text', text: 'ok' }])],
+    ['cache usage', message([{ type: 'text', text: 'x' }], 'end_turn', { cache_creation_input_tokens: 7, cache_read_input_tokens: 9 })],
+    ['unknown stop reason', message([{ type: 'text', text: 'x' }], 'something_new')],
+    ['null stop reason', message([{ type: 'text', text: 'x' }], null)],
+  ];
+  for (const [name, msg] of shapes) {
+    const { completion } = translateMessageToCompletion(msg, ctx);
+    t.equal(stringifyCompletion(completion), JSON.stringify(completion), name);
+  }
+});
