@@ -23,6 +23,7 @@ import { rateLimitStage } from './stages/rate-limit.js';
 import { readBodyStage } from './stages/read-body.js';
 import { requestIdStage } from './stages/request-id.js';
 import { resolveModelStage } from './stages/resolve-model.js';
+import { yieldLargeBodyStage } from './stages/yield-large-body.js';
 
 export interface Route {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -78,6 +79,8 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
       readBodyStage(rt),
       chatParse,
       ...checkRequest,
+      // Inline only: with a pool, the worker does both steps.
+      ...(pool === null ? [yieldLargeBodyStage(rt)] : []),
       chatTranslate,
       callUpstreamStage(rt, { allowFallback: true }),
       chatRespondStage(rt),
