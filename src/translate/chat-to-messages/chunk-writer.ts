@@ -23,11 +23,20 @@ export class ChunkWriter {
   }
 
   content(text: string): string {
-    return this.chunk(`{"content":${JSON.stringify(text)}}`);
+    return this.contentLiteral(JSON.stringify(text));
+  }
+
+  /** `literal` is a JSON string literal, quotes included (the provider's, spliced as it came). */
+  contentLiteral(literal: string): string {
+    return this.chunk(`{"content":${literal}}`);
   }
 
   reasoning(text: string): string {
-    return this.chunk(`{"reasoning_content":${JSON.stringify(text)}}`);
+    return this.reasoningLiteral(JSON.stringify(text));
+  }
+
+  reasoningLiteral(literal: string): string {
+    return this.chunk(`{"reasoning_content":${literal}}`);
   }
 
   toolStart(index: number, id: string, name: string): string {
@@ -37,7 +46,11 @@ export class ChunkWriter {
   }
 
   toolArguments(index: number, piece: string): string {
-    return this.chunk(`{"tool_calls":[{"index":${index},"function":{"arguments":${JSON.stringify(piece)}}}]}`);
+    return this.toolArgumentsLiteral(index, JSON.stringify(piece));
+  }
+
+  toolArgumentsLiteral(index: number, literal: string): string {
+    return this.chunk(`{"tool_calls":[{"index":${index},"function":{"arguments":${literal}}}]}`);
   }
 
   finish(reason: FinishReason): string {

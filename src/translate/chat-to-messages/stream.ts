@@ -8,6 +8,7 @@ import type { SseEvent } from '../../sse/parser.js';
 import type { TranslationWarning } from '../warnings.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { chatErrorKind, chatStreamErrorChunk } from './error.js';
+import { scanFastDelta } from './fast-delta.js';
 import { mapFinishReason } from './finish-reason.js';
 import { isRecord } from './invalid.js';
 import { chatUsageFrom, thinkingTokensOf } from './usage.js';
@@ -26,11 +27,25 @@ export interface StreamFailure {
   message: string;
 }
 
+export interface ChatStreamOptions {
+  created: number;
+  model: string;
+  includeUsage: boolean;
+  /**
+   * Recognise plain text, thinking and tool-argument deltas without JSON.parse (./fast-delta.ts).
+   * On by default; off, every event is parsed in full (tests compare the two).
+   */
+  fastDeltas?: boolean;
+}
+
 export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
-  private readonly opts: { created: number; model: string; includeUsage: boolean };
+  private readonly opts: ChatStreamOptions;
+  private readonly fastDeltas: boolean;
   private writer: ChunkWriter | null = null;
   /** Anthropic block index → OpenAI tool index (which counts tool calls only) and whether arguments came. */
   private readonly tools = new Map<number, { k: number; gotArguments: boolean }>();
+  /** Text and thinking blocks started and not stopped: the only ones whose deltas take the fast path. */
+  private readonly openBlocks = new Map<number, 'text' | 'thinking'>();
   private toolCount = 0;
   private finishSent = false;
   private closed = false;
@@ -41,8 +56,9 @@ export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
   private completed = false;
   private sawToken = false;
 
-  constructor(opts: { created: number; model: string; includeUsage: boolean }) {
+  constructor(opts: ChatStreamOptions) {
     this.opts = opts;
+    this.fastDeltas = opts.fastDeltas ?? true;
   }
 
   /** Usage so far (cumulative; complete after message_delta). */
@@ -72,6 +88,10 @@ export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
   map(ev: SseEvent): Frame[] {
     if (this.closed) return [];
     if (ev.event === 'ping') return [PING];
+    if (this.fastDeltas && this.writer !== null) {
+      const frames = this.fastDelta(this.writer, ev.data);
+      if (frames !== null) return frames;
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(ev.data);
@@ -141,9 +161,30 @@ export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
       this.sawToken = true;
       return [data(w.toolStart(k, String(block.id), String(block.name)))];
     }
-    if (block.type === 'text') return this.content(w, block.text);
-    if (block.type === 'thinking') return this.reasoning(w, block.thinking);
+    if (block.type === 'text' || block.type === 'thinking') {
+      if (typeof ev.index === 'number') this.openBlocks.set(ev.index, block.type);
+      return block.type === 'text' ? this.content(w, block.text) : this.reasoning(w, block.thinking);
+    }
     return [];
+  }
+
+  /**
+   * A text, thinking or tool-argument delta in the exact shape ./fast-delta.ts recognises, on a block
+   * this translator knows to be of that kind: the frames the full parse would give (the piece escaped
+   * as the provider escaped it). Null for anything else, which then takes the full parse.
+   */
+  private fastDelta(w: ChunkWriter, json: string): Frame[] | null {
+    const d = scanFastDelta(json);
+    if (d === null || d.literal.length === 2) return null; // an empty piece emits nothing: left to the full path
+    if (d.kind === 'input_json') {
+      const tool = this.tools.get(d.index);
+      if (!tool) return null;
+      tool.gotArguments = true;
+      return [data(w.toolArgumentsLiteral(tool.k, d.literal))];
+    }
+    if (this.openBlocks.get(d.index) !== d.kind) return null;
+    this.sawToken = true;
+    return [data(d.kind === 'text' ? w.contentLiteral(d.literal) : w.reasoningLiteral(d.literal))];
   }
 
   private onBlockDelta(w: ChunkWriter, ev: Json): Frame[] {
@@ -168,6 +209,7 @@ export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
   }
 
   private onBlockStop(w: ChunkWriter, ev: Json): Frame[] {
+    if (typeof ev.index === 'number') this.openBlocks.delete(ev.index);
     const tool = typeof ev.index === 'number' ? this.tools.get(ev.index) : undefined;
     if (!tool || tool.gotArguments) return [];
     tool.gotArguments = true;
