@@ -1,7 +1,8 @@
 // Chat stream re-framing per upstream event. Part 1 picks the chunk serialiser: JSON.stringify of the
 // whole chunk, fast-json-stringify with a schema, and the envelope template the translator uses
 // (ChunkWriter). Part 2 is the whole cost per upstream event: SSE parse + translate + frame text,
-// which must stay under 5 µs. `node dist/bench/micro/chat-chunk.js`
+// which must stay under 5 µs, with the text-delta fast path (translate/chat-to-messages/fast-delta.ts)
+// and without it. `node dist/bench/micro/chat-chunk.js`
 import fastJson from 'fast-json-stringify';
 import { frameText } from '../../src/sse/frames.js';
 import { SseParser } from '../../src/sse/parser.js';
@@ -62,22 +63,20 @@ export function chunkSerializerCases(): MicroCase[] {
 
 export function reframeCases(): MicroCase[] {
   const fixture = providerStream(200);
+  const run = (fastDeltas: boolean) => () => {
+    const translator = new ChatStreamTranslator({ created: CREATED, model: MODEL, includeUsage: true, fastDeltas });
+    let bytes = 0;
+    const parser = new SseParser((ev) => {
+      for (const f of translator.map(ev)) bytes += frameText(f).length;
+    });
+    for (const chunk of fixture.chunks) parser.push(chunk);
+    parser.end();
+    for (const f of translator.end()) bytes += frameText(f).length;
+    return bytes;
+  };
   return [
-    {
-      name: 'parse + translate + frame, per upstream event',
-      opsPerCall: fixture.events,
-      fn: () => {
-        const translator = new ChatStreamTranslator({ created: CREATED, model: MODEL, includeUsage: true });
-        let bytes = 0;
-        const parser = new SseParser((ev) => {
-          for (const f of translator.map(ev)) bytes += frameText(f).length;
-        });
-        for (const chunk of fixture.chunks) parser.push(chunk);
-        parser.end();
-        for (const f of translator.end()) bytes += frameText(f).length;
-        return bytes;
-      },
-    },
+    { name: 'parse + translate + frame, per upstream event', opsPerCall: fixture.events, fn: run(true) },
+    { name: 'the same with every event through JSON.parse (fastDeltas off)', opsPerCall: fixture.events, fn: run(false) },
   ];
 }
 

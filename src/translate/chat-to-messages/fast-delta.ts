@@ -5,7 +5,8 @@
 //
 // The guard is strict: the data must be exactly
 //   {"type":"content_block_delta","index":<digits>,"delta":{"type":"<kind>_delta","<field>":"<string>"}}
-// with a well-formed JSON string: every escape one of \" \\ \/ \b \f \n \r \t \uXXXX, no raw control
+// with only spaces allowed between the last two braces (the provider pads many events there: see the
+// recorded streams in test/unit/sse/fixtures), and a well-formed JSON string: every escape one of \" \\ \/ \b \f \n \r \t \uXXXX, no raw control
 // character, no unpaired surrogate (it would not survive UTF-8 encoding). Anything else, including the
 // same object with other key order, spacing or an extra field, is not recognised: the caller parses it
 // in full.
@@ -43,11 +44,12 @@ const SHAPE = new RegExp(
     escape(DELTA) +
     `(?:${[TEXT, THINKING, INPUT_JSON].map(escape).join('|')})` +
     '(?:[^"\\\\\\x00-\\x1f\\ud800-\\udfff]|\\\\["\\\\/bfnrt]|\\\\u[0-9a-fA-F]{4}|[\\ud800-\\udbff][\\udc00-\\udfff])*' +
-    '"\\}\\}$',
+    '"\\} *\\}$',
 );
 
 const DIGIT_0 = 0x30;
 const COMMA = 0x2c;
+const SPACE = 0x20;
 
 /** The delta in `data`, or null if `data` is not exactly the shape above. */
 export function scanFastDelta(data: string): FastDelta | null {
@@ -68,7 +70,9 @@ export function scanFastDelta(data: string): FastDelta | null {
     kind = 'thinking';
     i += THINKING.length;
   }
-  return { kind, index, literal: data.slice(i - 1, data.length - 2) };
+  let close = data.length - 2; // the delta's closing brace, before any padding
+  while (data.charCodeAt(close) === SPACE) close--;
+  return { kind, index, literal: data.slice(i - 1, close) };
 }
 
 function escape(s: string): string {

@@ -19,6 +19,8 @@ t.test('recognised: the literal is the provider\'s, and parses to the value JSON
     ['raw non-ASCII and emoji', text('ünï 中文 😀'), { kind: 'text', index: 0, literal: '"ünï 中文 😀"' }],
     ['DEL and U+2028 raw', text('\x7f\u2028'), { kind: 'text', index: 0, literal: '"\x7f\u2028"' }],
     ['empty string', text(''), { kind: 'text', index: 0, literal: '""' }],
+    ['spaces between the last two braces (the provider pads there)', `${text('x').slice(0, -1)}       }`, { kind: 'text', index: 0, literal: '"x"' }],
+    ['one space of padding, a string ending in braces', `${text('a}}').slice(0, -1)} }`, { kind: 'text', index: 0, literal: '"a}}"' }],
     ['backslash before the closing quote', text('a\\\\'), { kind: 'text', index: 0, literal: '"a\\\\"' }],
     [
       'thinking',
@@ -74,6 +76,9 @@ t.test('not recognised: invalid strings, near-miss shapes, extra fields', async 
     ['leading space', ` ${text('x')}`],
     ['missing closing brace', text('x').slice(0, -1)],
     ['one brace too many', `${text('x')}}`],
+    ['a tab between the last braces', `${text('x').slice(0, -1)}\t}`],
+    ['a space before the delta closes', text('x').replace('"}}', '" }}')],
+    ['padding and a third brace', `${text('x').slice(0, -1)}  }}`],
     ['keys in another order', '{"index":0,"type":"content_block_delta","delta":{"type":"text_delta","text":"x"}}'],
     ['delta keys in another order', '{"type":"content_block_delta","index":0,"delta":{"text":"x","type":"text_delta"}}'],
     ['text as a number', '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":1}}'],

@@ -4,12 +4,13 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { ChatStreamTranslator } from '../../../src/translate/chat-to-messages/stream.js';
+import { bytewise, providerFixtures } from '../sse/fixture-data.js';
 import { CREATED, MODEL, dataPayloads, translateSync, translator as defaultTranslator } from './stream-helpers.js';
 
 const fast = () => new ChatStreamTranslator({ created: CREATED, model: MODEL, includeUsage: true });
 const slow = () => new ChatStreamTranslator({ created: CREATED, model: MODEL, includeUsage: true, fastDeltas: false });
 
-type Escaping = 'stringify' | 'everything' | 'reordered';
+type Escaping = 'stringify' | 'everything' | 'reordered' | 'padded';
 type DeltaKind = 'text' | 'thinking' | 'input_json';
 
 const FIELD: Record<DeltaKind, [string, string]> = {
@@ -42,7 +43,7 @@ function deltaEvent(index: number, kind: DeltaKind, piece: string, escaping: Esc
   const data =
     escaping === 'reordered'
       ? `{"index":${index},"type":"content_block_delta","delta":{"${field}":${literal},"type":"${type}"}}`
-      : `{"type":"content_block_delta","index":${index},"delta":{"type":"${type}","${field}":${literal}}}`;
+      : `{"type":"content_block_delta","index":${index},"delta":{"type":"${type}","${field}":${literal}}${escaping === 'padded' ? ' '.repeat(1 + (piece.length % 9)) : ''}}`;
   return event('content_block_delta', data);
 }
 
@@ -73,7 +74,7 @@ const piece = fc.oneof(
 );
 const index = fc.nat(3);
 const kind = fc.constantFrom<DeltaKind>('text', 'thinking', 'input_json');
-const escaping = fc.constantFrom<Escaping>('stringify', 'everything', 'reordered');
+const escaping = fc.constantFrom<Escaping>('stringify', 'everything', 'reordered', 'padded');
 const anyEvent = fc.oneof(
   { weight: 8, arbitrary: fc.tuple(index, kind, piece, escaping).map(([i, k, p, e]) => deltaEvent(i, k, p, e)) },
   { weight: 2, arbitrary: fc.tuple(index, kind).map(([i, k]) => blockStart(i, k)) },
@@ -109,6 +110,16 @@ t.test('property: a well-formed stream with the usual escaping gives the same by
     }),
     { numRuns: 300 },
   );
+});
+
+t.test('recorded provider streams give the same bytes with and without the fast path, whole and byte by byte', async (t) => {
+  for (const { name, bytes } of providerFixtures().filter((f) => f.name.startsWith('anthropic-'))) {
+    const full = run([bytes.toString('utf8')], slow());
+    const whole = run([bytes.toString('utf8')], fast());
+    t.equal(whole.out, full.out, `${name}: whole`);
+    t.same(whole.state, full.state, `${name}: state`);
+    t.equal(translateSync(bytewise(bytes), fast()), full.out, `${name}: byte by byte`);
+  }
 });
 
 t.test('the fast path keeps the full path\'s state rules', async (t) => {
