@@ -4,7 +4,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { ChatStreamTranslator } from '../../../src/translate/chat-to-messages/stream.js';
-import { bytewise, providerFixtures } from '../sse/fixture-data.js';
+import { bytewise, everySplit, providerFixtures } from '../sse/fixture-data.js';
 import { CREATED, MODEL, dataPayloads, translateSync, translator as defaultTranslator } from './stream-helpers.js';
 
 const fast = () => new ChatStreamTranslator({ created: CREATED, model: MODEL, includeUsage: true });
@@ -120,6 +120,29 @@ t.test('recorded provider streams give the same bytes with and without the fast 
     t.same(whole.state, full.state, `${name}: state`);
     t.equal(translateSync(bytewise(bytes), fast()), full.out, `${name}: byte by byte`);
   }
+});
+
+t.test('every two-way split of a stream with escapes, multi-byte text and padding gives the full path\'s bytes', async (t) => {
+  const events = [
+    messageStart,
+    blockStart(0, 'thinking'),
+    deltaEvent(0, 'thinking', 'ich überlege… 🤔', 'padded'),
+    blockStop(0),
+    blockStart(1, 'text'),
+    deltaEvent(1, 'text', 'Grüße "quoted" \\ back\nslash 東京 😀', 'stringify'),
+    deltaEvent(1, 'text', 'é/\t', 'everything'),
+    blockStop(1),
+    blockStart(2, 'input_json'),
+    deltaEvent(2, 'input_json', '{"city": "Zürich"}', 'padded'),
+    blockStop(2),
+    messageDelta,
+    messageStop,
+  ];
+  const bytes = Buffer.from(events.join(''), 'utf8');
+  const expected = dataPayloads(run([bytes.toString('utf8')], slow()).out);
+  let agree = true;
+  for (const parts of everySplit(bytes)) agree &&= JSON.stringify(dataPayloads(translateSync(parts, fast()))) === JSON.stringify(expected);
+  t.ok(agree, 'every split: the same chunks');
 });
 
 t.test('the fast path keeps the full path\'s state rules', async (t) => {
