@@ -1,6 +1,5 @@
 // createGateway(runtime) → { handle(req, res) }: the whole gateway as one request handler, so the
 // server, tests and benchmarks mount the same thing.
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RouteInfo } from './context.js';
 import { createContext } from './context.js';
@@ -8,6 +7,7 @@ import type { ErrorCode } from './errors/codes.js';
 import { writeErrorResponse } from './errors/render.js';
 import type { Route } from './routes.js';
 import { buildRoutes } from './routes.js';
+import { newRequestId } from './observability/request-id.js';
 import { errorFormatOf } from './surfaces.js';
 import type { Runtime } from './runtime.js';
 
@@ -16,11 +16,12 @@ export interface Gateway {
 }
 
 export function createGateway(rt: Runtime, extraRoutes: readonly Route[] = []): Gateway {
-  const table = new Map<string, Route>();
-  const paths = new Set<string>();
+  // path → method → route: two lookups on strings the request already has, no key built per request.
+  const table = new Map<string, Map<string, Route>>();
   for (const r of buildRoutes(rt, extraRoutes)) {
-    table.set(`${r.method} ${r.path}`, r);
-    paths.add(r.path);
+    let byMethod = table.get(r.path);
+    if (byMethod === undefined) table.set(r.path, (byMethod = new Map()));
+    byMethod.set(r.method, r);
   }
   const { lifecycle, logger } = rt;
   const maxInFlight = rt.config.limits.maxInFlight;
@@ -35,10 +36,11 @@ export function createGateway(rt: Runtime, extraRoutes: readonly Route[] = []): 
       const url = req.url ?? '/';
       const q = url.indexOf('?');
       const path = q === -1 ? url : url.slice(0, q);
-      const route = table.get(`${req.method} ${path}`) ?? matchPrefix(prefixRoutes, req.method, path);
-      const id = `req_${randomUUID().replaceAll('-', '')}`;
+      const byMethod = table.get(path);
+      const route = (byMethod === undefined ? undefined : byMethod.get(req.method!)) ?? matchPrefix(prefixRoutes, req.method, path);
+      const id = newRequestId();
       if (route === undefined) {
-        const code: ErrorCode = paths.has(path) ? 'method_not_allowed' : 'route_not_found';
+        const code: ErrorCode = byMethod !== undefined ? 'method_not_allowed' : 'route_not_found';
         return writeErrorResponse(res, id, errorFormatOf(path), code, code === 'method_not_allowed' ? `Method ${req.method} is not allowed here.` : 'No such endpoint.');
       }
       if (lifecycle.inFlight >= maxInFlight && route.info.surface !== 'other') {

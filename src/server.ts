@@ -1,5 +1,4 @@
 // The node:http binding: limits and timeouts from interface.md, and a graceful drain.
-import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +7,7 @@ import type { Limits } from './config/config.js';
 import type { ErrorCode } from './errors/codes.js';
 import { renderError } from './errors/render.js';
 import type { Gateway } from './gateway.js';
+import { newRequestId } from './observability/request-id.js';
 import { errorFormatOf } from './surfaces.js';
 import type { Lifecycle } from './runtime.js';
 
@@ -51,7 +51,7 @@ function answerClientError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, 
     return;
   }
   const answer = CLIENT_ERRORS.get(err.code) ?? MALFORMED;
-  const id = `req_${randomUUID().replaceAll('-', '')}`;
+  const id = newRequestId();
   const body = renderError(errorFormatOf(requestPath(err.rawPacket)), answer.code, answer.message, null);
   socket.end(
     `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nconnection: close\r\ncontent-type: application/json\r\n` +

@@ -64,6 +64,12 @@ export function isDay(s: string): boolean {
   return !Number.isNaN(ms) && dayOf(ms) === s;
 }
 
+const DAY_MS = 86_400_000;
+/** The last day computed: every usage record of a day asks for the same one. */
+let lastDay = { index: Number.NaN, text: '' };
+
 export function dayOf(epochMs: number): string {
-  return new Date(epochMs).toISOString().slice(0, 10);
+  const index = Math.floor(epochMs / DAY_MS);
+  if (index !== lastDay.index) lastDay = { index, text: new Date(epochMs).toISOString().slice(0, 10) };
+  return lastDay.text;
 }

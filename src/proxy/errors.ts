@@ -1,13 +1,13 @@
 // The proxy's own answers (unknown path, gateway unreachable) in the surface's error shape, with a
 // request id like every gateway response. The message never names the gateway.
-import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { ErrorCode } from '../errors/codes.js';
 import type { ErrorFormat } from '../errors/render.js';
 import { writeErrorResponse } from '../errors/render.js';
+import { newRequestId } from '../observability/request-id.js';
 
 export function answerProxyError(res: ServerResponse, format: ErrorFormat, code: ErrorCode, message: string): void {
-  writeErrorResponse(res, `req_proxy_${randomUUID().replaceAll('-', '')}`, format, code, message);
+  writeErrorResponse(res, newRequestId('req_proxy_'), format, code, message);
 }
 
 export const PROXY_MESSAGES = Object.freeze({

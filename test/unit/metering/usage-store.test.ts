@@ -88,3 +88,17 @@ t.test('queries use the indexes', async (t) => {
   t.match(plan("SELECT * FROM usage_records WHERE model = 'x'"), /usage_model_day/);
   t.match(plan("SELECT * FROM usage_records WHERE day >= '2030'"), /usage_day/);
 });
+
+t.test('dayOf gives the UTC day, also when calls alternate across a day boundary', async (t) => {
+  const { dayOf } = await import('../../../src/metering/usage-store.js');
+  const cases: Array<[number, string]> = [
+    [Date.UTC(2026, 10, 21, 23, 59, 59, 999), '2026-11-21'],
+    [Date.UTC(2026, 10, 22, 0, 0, 0, 0), '2026-11-22'],
+    [Date.UTC(2026, 10, 21, 12), '2026-11-21'],
+    [Date.UTC(2026, 10, 22, 12), '2026-11-22'],
+    [Date.UTC(1969, 11, 31, 23), '1969-12-31'],
+    [0, '1970-01-01'],
+    [Date.UTC(2028, 1, 29, 5), '2028-02-29'],
+  ];
+  for (let round = 0; round < 2; round++) for (const [ms, day] of cases) t.equal(dayOf(ms), day, `${ms}`);
+});
