@@ -14,6 +14,8 @@ export interface UpstreamOptions {
   headersTimeoutMs: number;
   /** Longest silence inside a response body (the stream idle timeout). */
   bodyTimeoutMs: number;
+  /** Largest JSON answer held whole (default MAX_BUFFERED_ANSWER_BYTES); tests set it small. */
+  maxBufferedAnswerBytes?: number;
 }
 
 export interface UpstreamRequest {
@@ -37,8 +39,10 @@ export class UpstreamClient {
   readonly origin: string;
   private readonly prefix: string;
   private readonly pool: Pool;
+  private readonly maxBufferedBytes: number;
 
   constructor(baseUrl: string, private readonly options: UpstreamOptions) {
+    this.maxBufferedBytes = options.maxBufferedAnswerBytes ?? MAX_BUFFERED_ANSWER_BYTES;
     const url = new URL(baseUrl);
     this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');
@@ -70,7 +74,7 @@ export class UpstreamClient {
    */
   exchange(req: UpstreamRequest, cancellation?: Cancellation): Promise<ProviderAnswer> {
     return new Promise((resolve, reject) => {
-      const handler = new ExchangeHandler(resolve, reject, cancellation, MAX_BUFFERED_ANSWER_BYTES);
+      const handler = new ExchangeHandler(resolve, reject, cancellation, this.maxBufferedBytes);
       this.pool.dispatch({ origin: this.origin, method: req.method, path: this.prefix + req.path, headers: req.headers, body: req.body ?? null }, handler);
     });
   }
