@@ -1,0 +1,45 @@
+// The push-based Reframer (what the stream relay calls per chunk): the same text and frame count
+// however the provider's bytes are split, and a parse failure thrown from push().
+import t from 'tap';
+import { SseEventTooLargeError } from '../../../src/sse/parser.js';
+import { Reframer } from '../../../src/sse/reframer.js';
+import { ChatStreamTranslator } from '../../../src/translate/chat-to-messages/stream.js';
+import { bytewise, everySplit, providerFixtures } from './fixture-data.js';
+
+const translator = () => new ChatStreamTranslator({ created: 1767225600, model: 'claude-sonnet-4-6', includeUsage: true });
+
+function reframe(chunks: Buffer[]): { text: string; frames: number } {
+  const reframer = new Reframer(translator());
+  let text = '';
+  for (const chunk of chunks) text += reframer.push(chunk);
+  text += reframer.end();
+  return { text, frames: reframer.frames };
+}
+
+t.test('recorded provider streams re-frame the same whole, split anywhere, and byte by byte', async (t) => {
+  for (const { name, bytes } of providerFixtures().filter((f) => f.name.startsWith('anthropic-'))) {
+    const whole = reframe([bytes]);
+    t.match(whole.text, /data: \[DONE\]\n\n$/, `${name}: ends with [DONE]`);
+    let same = true;
+    for (const chunks of everySplit(bytes)) {
+      const got = reframe(chunks);
+      same &&= got.text === whole.text && got.frames === whole.frames;
+    }
+    t.ok(same, `${name}: every two-way split`);
+    t.same(reframe(bytewise(bytes)), whole, `${name}: byte by byte`);
+  }
+});
+
+t.test('push() returns only what the chunk completed', async (t) => {
+  const reframer = new Reframer(translator());
+  const start = 'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}\n\n';
+  t.equal(reframer.push(Buffer.from(start.slice(0, 20))), '', 'half an event: nothing');
+  t.equal(reframer.frames, 0);
+  t.match(reframer.push(Buffer.from(start.slice(20))), /^data: \{.*"role":"assistant"/, 'the rest: the opening frame');
+  t.equal(reframer.frames, 1);
+});
+
+t.test('an event over the size limit throws from push()', async (t) => {
+  const reframer = new Reframer(translator(), { maxEventChars: 64 });
+  t.throws(() => reframer.push(Buffer.from(`data: ${'x'.repeat(100)}\n\n`)), SseEventTooLargeError);
+});
