@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/codes.js';
 import type { Cancellation } from './cancellation.js';
 import type { ProviderAnswer } from './exchange.js';
-import { AnswerBodyError, ExchangeHandler } from './exchange.js';
+import { AnswerBodyError, ExchangeCancelled, ExchangeHandler } from './exchange.js';
 
 export interface UpstreamOptions {
   connections: number;
@@ -73,6 +73,8 @@ export class UpstreamClient {
    * client going away (the cancellation) aborts the call at once.
    */
   exchange(req: UpstreamRequest, cancellation?: Cancellation): Promise<ProviderAnswer> {
+    // Already gone: no connection is opened for nobody.
+    if (cancellation?.cancelled) return Promise.reject(new ExchangeCancelled());
     return new Promise((resolve, reject) => {
       const handler = new ExchangeHandler(resolve, reject, cancellation, this.maxBufferedBytes);
       this.pool.dispatch({ origin: this.origin, method: req.method, path: this.prefix + req.path, headers: req.headers, body: req.body ?? null }, handler);

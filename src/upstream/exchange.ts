@@ -47,9 +47,12 @@ export class AnswerBodyError extends Error {
   }
 }
 
+const EVENT_STREAM = 'text/event-stream';
+
 export function isEventStreamType(contentType: string | string[] | undefined): boolean {
   const type = Array.isArray(contentType) ? contentType[0] : contentType;
-  return type !== undefined && type.startsWith('text/event-stream');
+  // Media types are case-insensitive (RFC 9110 8.3.1).
+  return type !== undefined && type.length >= EVENT_STREAM.length && type.slice(0, EVENT_STREAM.length).toLowerCase() === EVENT_STREAM;
 }
 
 export class ExchangeHandler implements Dispatcher.DispatchHandler {
