@@ -8,7 +8,6 @@ import type { Window } from '../measure.js';
 import { combineWindows, round } from '../results.js';
 import type { Scenario } from '../scenarios.js';
 import type { Endpoint, Processes } from '../targets.js';
-import { targetOf } from '../targets.js';
 import { rotate } from './scenarios.js';
 
 type Variant = 'inline' | 'pool';
@@ -42,9 +41,16 @@ export interface PoolPhaseOptions {
 }
 
 export async function runPoolPhase(p: Processes, scenario: Scenario, opts: PoolPhaseOptions): Promise<PoolResult> {
-  const pooled = await p.startGateway({ GATEWAY_TRANSLATE_THREADS: String(opts.threads) });
+  // Both variants set explicitly: the default depends on the machine's cores.
+  const [inline, pooled] = await Promise.all([
+    p.startGateway({ GATEWAY_TRANSLATE_THREADS: '0' }),
+    p.startGateway({ GATEWAY_TRANSLATE_THREADS: String(opts.threads) }),
+  ]);
   try {
-    const endpoints: Record<Variant, Endpoint> = { inline: targetOf(p, 'gateway'), pool: { url: pooled.url, proxy: pooled, kind: 'gateway' } };
+    const endpoints: Record<Variant, Endpoint> = {
+      inline: { url: inline.url, proxy: inline, kind: 'gateway' },
+      pool: { url: pooled.url, proxy: pooled, kind: 'gateway' },
+    };
     const variants: Variant[] = ['inline', 'pool'];
     if (opts.warmupSec > 0) for (const v of variants) await measureWindow(p, endpoints[v], scenario, opts.connections, opts.warmupSec);
     const windows: Record<Variant, Window[]> = { inline: [], pool: [] };
@@ -56,7 +62,7 @@ export async function runPoolPhase(p: Processes, scenario: Scenario, opts: PoolP
     opts.log(`pool: event-loop delay p99 ${result.inline.eldP99Ms} ms inline, ${result.pool.eldP99Ms} ms with ${opts.threads} thread(s); ${winner} wins`);
     return { scenario: scenario.name, threads: opts.threads, variants: result, winner };
   } finally {
-    await pooled.stop();
+    await Promise.all([inline.stop(), pooled.stop()]);
   }
 }
 

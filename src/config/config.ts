@@ -1,4 +1,5 @@
 // The only reader of process.env: settings are parsed and validated once, then frozen.
+import { availableParallelism } from 'node:os';
 
 export interface Limits {
   bodyBytes: number;
@@ -112,7 +113,9 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     // the in-flight limit or streams beyond it queue inside the gateway. Connections open lazily.
     upstreamConnections: integer(env, 'GATEWAY_UPSTREAM_CONNECTIONS', 4096, 1),
     translatePool: {
-      threads: integer(env, 'GATEWAY_TRANSLATE_THREADS', 0, 0),
+      // One worker thread where there is a core to spare: the bench's pool phase measured it lowering the
+      // event-loop delay and the small requests' tail with 1 MiB bodies mixed in (bench/README.md).
+      threads: integer(env, 'GATEWAY_TRANSLATE_THREADS', availableParallelism() > 1 ? 1 : 0, 0),
       minBytes: integer(env, 'GATEWAY_TRANSLATE_MIN_BYTES', 256 * 1024, 1024),
     },
     limits: {

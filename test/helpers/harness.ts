@@ -64,6 +64,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     GATEWAY_SHUTDOWN_GRACE_MS: '2000',
     // One attempt per call: tests that inject a single fault see it; resilience tests set their own.
     GATEWAY_RETRY_ATTEMPTS: '1',
+    // No translation worker per test gateway: the suite starts many. The pool has its own tests
+    // (test/integration/workers) and the default (one thread) runs in the bench and the CLI tests.
+    GATEWAY_TRANSLATE_THREADS: '0',
     ...opts.env,
   });
   const lines: string[] = [];
