@@ -1,5 +1,7 @@
 // Summarises a V8 .cpuprofile (from `npm run bench -- --profile`): self time by function and by file,
-// so the hot spots can be read without a browser. `node dist/bench/tools/profile-top.js <file> [N]`
+// and inclusive time (the function and everything it called) for functions whose file matches a
+// filter, so the hot spots can be read without a browser.
+// `node dist/bench/tools/profile-top.js <file> [N] [filter, e.g. src/]`
 import { readFileSync } from 'node:fs';
 
 interface ProfileNode {
@@ -42,7 +44,35 @@ export function hotSpots(profile: Profile): { byFunction: HotSpot[]; byFile: Hot
   return { byFunction: rank(fns), byFile: rank(files), totalMs: Math.round(total / 1000) };
 }
 
-function add(m: Map<string, number>, key: string, us: number): void {
+/** Time on the stack, per function: each sample counts once for every distinct function on its stack. */
+export function inclusiveTimes(profile: Profile, fileFilter: string): HotSpot[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const sampleUs = new Map<number, number>();
+  let total = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const dt = profile.timeDeltas[i] ?? 0;
+    add(sampleUs, profile.samples[i]!, dt);
+    total += dt;
+  }
+  const fns = new Map<string, number>();
+  for (const [leaf, us] of sampleUs) {
+    const seen = new Set<string>();
+    for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id)) {
+      const f = byId.get(id)!.callFrame;
+      const file = shortUrl(f.url);
+      if (!file.includes(fileFilter)) continue;
+      const key = `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}`;
+      if (seen.has(key)) continue; // recursion: once per sample
+      seen.add(key);
+      add(fns, key, us);
+    }
+  }
+  return [...fns].sort((a, b) => b[1] - a[1]).map(([name, us]) => ({ name, selfMs: Math.round(us / 100) / 10, share: Math.round((us / total) * 1000) / 10 }));
+}
+
+function add<K>(m: Map<K, number>, key: K, us: number): void {
   m.set(key, (m.get(key) ?? 0) + us);
 }
 
@@ -54,12 +84,17 @@ function shortUrl(url: string): string {
   return n !== -1 ? url.slice(n + 13) : url.replace(/^node:/, '');
 }
 
-const [file, n] = process.argv.slice(2);
-if (file !== undefined) {
+const [file, n, filter] = process.argv.slice(2);
+if (file !== undefined && process.argv[1]?.includes('profile-top')) {
   const top = Number(n ?? 30);
-  const { byFunction, byFile, totalMs } = hotSpots(JSON.parse(readFileSync(file, 'utf8')) as Profile);
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+  const { byFunction, byFile, totalMs } = hotSpots(profile);
   console.log(`total ${totalMs} ms sampled\n\nself time by function:`);
   for (const h of byFunction.slice(0, top)) console.log(`${h.share.toFixed(1).padStart(5)}%  ${h.selfMs.toFixed(1).padStart(8)} ms  ${h.name}`);
   console.log('\nself time by file:');
   for (const h of byFile.slice(0, top)) console.log(`${h.share.toFixed(1).padStart(5)}%  ${h.selfMs.toFixed(1).padStart(8)} ms  ${h.name}`);
+  if (filter !== undefined) {
+    console.log(`\ninclusive time by function, files matching "${filter}":`);
+    for (const h of inclusiveTimes(profile, filter).slice(0, top)) console.log(`${h.share.toFixed(1).padStart(5)}%  ${h.selfMs.toFixed(1).padStart(8)} ms  ${h.name}`);
+  }
 }
