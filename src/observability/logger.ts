@@ -29,7 +29,6 @@ const BATCH_BYTES = 4096;
 interface LineWriter {
   scrub: (line: string) => string;
   stream: DestinationStream;
-  pid: number;
 }
 
 const writers = new WeakMap<Logger, LineWriter>();
@@ -38,20 +37,12 @@ export function createLogger(opts: LoggerOptions): Logger {
   const scrub = secretScrubber(opts.secrets ?? []);
   const stream = (opts.destination ?? batchedStdout()) as DestinationStream;
   const logger = pino({ level: opts.level, base: { pid: process.pid }, hooks: { streamWrite: scrub } }, stream);
-  writers.set(logger, { scrub, stream, pid: process.pid });
+  writers.set(logger, { scrub, stream });
   return logger;
 }
 
 function batchedStdout(): DestinationStream {
-  const out = pino.destination({ dest: 1, sync: false, minLength: BATCH_BYTES });
-  setInterval(() => {
-    try {
-      out.flush();
-    } catch {
-      // not open yet, or closing: the next tick or the exit flush writes it
-    }
-  }, FLUSH_EVERY_MS).unref();
-  return out;
+  return pino.destination({ dest: 1, sync: false, minLength: BATCH_BYTES, periodicFlush: FLUSH_EVERY_MS });
 }
 
 /** The one access-log line of a request (spec: usage numbers at info, upstream timing at debug). */
@@ -124,7 +115,7 @@ export function logAccess(logger: Logger, line: AccessLogInput): void {
   }
   // pino's own line shape: level, time, base fields, the object's fields, msg.
   const fields = accessFields(out);
-  const text = `{"level":30,"time":${Date.now()},"pid":${writer.pid},${fields.slice(1, -1)},"msg":"request"}\n`;
+  const text = `{"level":30,"time":${Date.now()},"pid":${process.pid},${fields.slice(1, -1)},"msg":"request"}\n`;
   writer.stream.write(writer.scrub(text));
 }
 

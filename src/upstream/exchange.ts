@@ -61,7 +61,6 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler {
   private chunks: Buffer[] = [];
   private size = 0;
   private stream: AnswerStream | null = null;
-  private settled = false;
 
   constructor(
     private readonly resolve: (answer: ProviderAnswer) => void,
@@ -86,7 +85,6 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler {
     this.head = head;
     if (!isEventStreamType(headers['content-type'])) return;
     this.stream = new AnswerStream(controller);
-    this.settle();
     this.resolve({ kind: 'stream', statusCode, headers, headersAt: head.headersAt, body: this.stream });
   }
 
@@ -107,19 +105,13 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler {
     const chunks = this.chunks;
     const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size);
     this.chunks = [];
-    this.settle();
     this.resolve({ kind: 'buffered', statusCode: head.statusCode, headers: head.headers, headersAt: head.headersAt, body });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error): void {
     this.cancellation?.onCancel(null);
+    // Before a stream was handed over, the answer is still owed: the call fails.
     if (this.stream !== null) return this.stream.fail(err);
-    if (this.settled) return;
-    this.settle();
     this.reject(this.head === null || err instanceof ExchangeCancelled ? err : new AnswerBodyError(err));
-  }
-
-  private settle(): void {
-    this.settled = true;
   }
 }

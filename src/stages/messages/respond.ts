@@ -10,7 +10,7 @@ import type { Runtime } from '../../runtime.js';
 import { relayAnswer } from '../../stream/relay-answer.js';
 import type { AnswerStream } from '../../upstream/answer-stream.js';
 import { passBackHeaders } from '../../upstream/headers.js';
-import { asOpenStream, wholeBody, keepUsage } from '../respond-common.js';
+import { asOpenStream, keepUsage, wholeBody } from '../respond-common.js';
 
 export function messagesRespondStage(rt: Runtime): Stage {
   const { metrics } = rt;
@@ -23,7 +23,7 @@ export function messagesRespondStage(rt: Runtime): Stage {
       const stream = upstream.body;
       return asOpenStream(metrics, ctx, () => relayStream(ctx, headers, stream));
     }
-    const body = upstream.kind === 'buffered' ? upstream.body : await wholeBody(upstream);
+    const body = await wholeBody(upstream);
     keepUsage(ctx, upstream.statusCode < 300 ? usageFromMessageBody(body) : null);
     headers['content-length'] = body.length;
     ctx.res.writeHead(upstream.statusCode, headers);
