@@ -1,20 +1,18 @@
 #!/usr/bin/env node
 // Process entry: `model-gateway <command>`; every failure ends with a one-line reason on stderr.
-import { ConfigError } from './config/config.js';
-
 type Command = (argv: string[]) => Promise<number>;
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./cli/serve.js')).runServe,
   keys: async () => {
     const { runKeys } = await import('./cli/keys.js');
-    const { loadConfig } = await import('./config/config.js');
-    return (argv) => runKeys(argv, { databaseUrl: loadConfig().databaseUrl });
+    const { databaseUrlOf } = await import('./config/config.js');
+    return (argv) => runKeys(argv, { databaseUrl: databaseUrlOf() });
   },
   usage: async () => {
     const { runUsage } = await import('./cli/usage.js');
-    const { loadConfig } = await import('./config/config.js');
-    return (argv) => runUsage(argv, { databaseUrl: loadConfig().databaseUrl });
+    const { databaseUrlOf } = await import('./config/config.js');
+    return (argv) => runUsage(argv, { databaseUrl: databaseUrlOf() });
   },
   simulator: async () => (await import('./cli/simulator.js')).runSimulator,
   proxy: async () => (await import('./cli/proxy.js')).runProxy,
@@ -48,7 +46,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    const message = err instanceof ConfigError || err instanceof Error ? err.message : String(err);
+    const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`model-gateway: ${message.split('\n')[0]}\n`);
     process.exitCode = 1;
   },

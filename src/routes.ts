@@ -7,7 +7,6 @@ import type { Runtime } from './runtime.js';
 import { offloadParseStage, offloadTranslateStage } from './workers/offload-stages.js';
 import { CHAT_PREFIX, MESSAGES_PREFIX } from './surfaces.js';
 import { authStage } from './stages/auth.js';
-import { authThrottleStage } from './stages/auth-throttle.js';
 import { callUpstreamStage } from './stages/call-upstream.js';
 import { chatRespondStage } from './stages/chat/respond.js';
 import { translateRequestStage } from './stages/chat/translate-request.js';
@@ -32,17 +31,12 @@ export interface Route {
   readonly handler: Handler;
 }
 
-export { CHAT_PREFIX, MESSAGES_PREFIX } from './surfaces.js';
-
 export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] {
   const front = (): Stage[] => [requestIdStage(rt), observeStage(rt), errorBoundaryStage(rt)];
-  // Failed authentications are throttled per client address before the key is looked at.
-  const throttle = authThrottleStage(rt);
-  const guarded = (auth: Stage): Stage[] => (throttle === null ? [auth] : [throttle, auth]);
-  const messagesAuth = guarded(authStage(rt, { acceptXApiKey: true }));
-  const chatAuth = guarded(authStage(rt, { acceptXApiKey: false }));
+  const messagesAuth = authStage(rt, { acceptXApiKey: true });
+  const chatAuth = authStage(rt, { acceptXApiKey: false });
   const checkRequest = [limitMessagesStage(rt), resolveModelStage(rt), rateLimitStage(rt)];
-  const modelRequest = [readBodyStage(rt), parseJsonStage(rt), ...checkRequest];
+  const modelRequest = [readBodyStage(rt.config.limits.bodyBytes), parseJsonStage(rt), ...checkRequest];
   // Large chat bodies are parsed and translated on the worker pool when there is one (see workers/).
   const pool = rt.translatePool;
   const chatParse = pool === null ? parseJsonStage(rt) : offloadParseStage(rt, pool, parseJsonStage(rt));
@@ -57,7 +51,7 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
   const messagesForward = (name: string, upstreamPath: string, allowFallback: boolean): Route =>
     route('POST', MESSAGES_PREFIX + name, { name: MESSAGES_PREFIX + name, surface: 'messages', errorFormat: 'messages' }, [
       ...front(),
-      ...messagesAuth,
+      messagesAuth,
       ...modelRequest,
       prepareForwardStage(rt, upstreamPath),
       callUpstreamStage(rt, { allowFallback }),
@@ -70,13 +64,13 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
     messagesForward('/messages/count_tokens', ANTHROPIC.countTokensPath, false),
     route('GET', `${MESSAGES_PREFIX}/models`, { name: `${MESSAGES_PREFIX}/models`, surface: 'models', errorFormat: 'messages' }, [
       ...front(),
-      ...messagesAuth,
+      messagesAuth,
       listModelsStage(rt, 'provider'),
     ]),
     route('POST', `${CHAT_PREFIX}/chat/completions`, { name: `${CHAT_PREFIX}/chat/completions`, surface: 'chat', errorFormat: 'chat' }, [
       ...front(),
-      ...chatAuth,
-      readBodyStage(rt),
+      chatAuth,
+      readBodyStage(rt.config.limits.bodyBytes),
       chatParse,
       ...checkRequest,
       // Inline only: with a pool, the worker does both steps.
@@ -87,7 +81,7 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
     ]),
     route('GET', `${CHAT_PREFIX}/models`, { name: `${CHAT_PREFIX}/models`, surface: 'models', errorFormat: 'chat' }, [
       ...front(),
-      ...chatAuth,
+      chatAuth,
       listModelsStage(rt, 'openai'),
     ]),
     route('GET', '/healthz', { name: '/healthz', surface: 'other', errorFormat: 'chat' }, [requestIdStage(rt), healthzStage]),

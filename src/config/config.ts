@@ -84,8 +84,13 @@ function baseUrl(raw: string | null): string | null {
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
 
+/** The database setting alone: the key and usage commands need nothing else, so nothing else is checked. */
+export function databaseUrlOf(env: Env = process.env): string {
+  return text(env, 'DATABASE_URL') ?? 'file:./data/gateway.db';
+}
+
 export function loadConfig(env: Env = process.env): GatewayConfig {
-  const databaseUrl = text(env, 'DATABASE_URL') ?? 'file:./data/gateway.db';
+  const databaseUrl = databaseUrlOf(env);
   const upstreamApiKey = text(env, 'ANTHROPIC_API_KEY');
   const explicitBase = text(env, 'ANTHROPIC_BASE_URL');
   const production = env.NODE_ENV === 'production';

@@ -43,7 +43,7 @@ export function dashboardRoutes(rt: Runtime, deps: DashboardDeps): Route[] {
   const sessions = new SessionStore(deps.db, deps.sessionTimes ?? DEFAULT_SESSION_TIMES);
   const api = adminApiStage(
     [
-      ...sessionRoutes({ adminToken: deps.adminToken, keyStore: deps.keyStore, sessions, users, throttle: new SignInThrottle(deps.throttle) }),
+      ...sessionRoutes({ adminToken: deps.adminToken, keyStore: deps.keyStore, sessions, users, throttle: new SignInThrottle(deps.throttle), trustedProxies: new Set(rt.config.rateLimits.trustedProxies) }),
       ...customerRoutes(deps.keyStore),
       ...keyRoutes({ keyStore: deps.keyStore, catalogue: rt.catalogue, keyCache: rt.keys }),
       ...usageRoutes(deps.keyStore, deps.usageStore),
@@ -53,8 +53,7 @@ export function dashboardRoutes(rt: Runtime, deps: DashboardDeps): Route[] {
     { adminToken: deps.adminToken, sessions, users },
   );
   const front: Stage[] = [requestIdStage(rt), observeStage(rt), errorBoundaryStage(rt)];
-  const small = { ...rt, config: { ...rt.config, limits: { ...rt.config.limits, bodyBytes: ADMIN_BODY_LIMIT } } };
-  const withBody: Stage[] = [readBodyStage(small), parseJsonStage(rt)];
+  const withBody: Stage[] = [readBodyStage(ADMIN_BODY_LIMIT), parseJsonStage(rt)];
   const pages: Handler = compose([...front, staticFilesStage()]);
 
   const apiRoute = (method: Route['method'], stages: Stage[]): Route => ({

@@ -1,7 +1,7 @@
 // One call at start so a wrong URL or key shows up in the terminal at once, not at the first request.
 // It lists the models the key may use: cheap, authenticated, and never reaches the provider.
 import type { Logger } from '../observability/logger.js';
-import { CHAT_PREFIX } from '../routes.js';
+import { CHAT_PREFIX } from '../surfaces.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { classifyUpstreamFailure } from '../upstream/client.js';
 

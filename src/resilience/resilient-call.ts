@@ -7,7 +7,7 @@ import type { CatalogModel } from '../catalog/model.js';
 import type { UpstreamErrorKind } from '../observability/metrics.js';
 import type { Cancellation } from '../upstream/cancellation.js';
 import type { UpstreamFailureKind, UpstreamRequest } from '../upstream/client.js';
-import { classifyUpstreamFailure } from '../upstream/client.js';
+import { classifyUpstreamFailure, upstreamErrorKindOf } from '../upstream/client.js';
 import type { AnswerHeaders, ProviderAnswer } from '../upstream/exchange.js';
 import { ExchangeCancelled } from '../upstream/exchange.js';
 import type { CircuitBreaker, Permit } from './circuit-breaker.js';
@@ -103,7 +103,7 @@ export class ResilientCaller {
       return CANCELLED;
     }
     this.breaker.failure();
-    this.events.upstreamError(failure === 'cut' ? 'protocol' : failure === 'stalled' ? 'timeout' : failure);
+    this.events.upstreamError(upstreamErrorKindOf(failure));
     return { kind: 'failed', failure };
   }
 

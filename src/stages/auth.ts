@@ -1,8 +1,16 @@
-// Authenticates the gateway key: `Authorization: Bearer` everywhere, `x-api-key` where the route allows it.
-import { GatewayError } from '../errors/codes.js';
+// Authenticates the gateway key: `Authorization: Bearer` everywhere, `x-api-key` where the route allows
+// it. Failed authentications are also throttled per client address here: while an address is over its
+// budget, only a key already known to this process (a memory lookup, never the store) gets through;
+// anything else is answered 429 before the key store is asked, so guessing cannot drain its shared
+// lookup budget, and valid clients behind the same address (NAT, an undeclared load balancer) keep working.
+import type { IncomingMessage } from 'node:http';
 import type { RequestContext } from '../context.js';
+import { GatewayError } from '../errors/codes.js';
 import type { AuthFailure, AuthResult } from '../keys/key-cache.js';
 import type { Next, Stage } from '../pipeline/compose.js';
+import { clientAddress } from '../ratelimit/client-address.js';
+import { retryAfterSeconds } from '../ratelimit/headers.js';
+import { resilienceOf } from '../resilience/services.js';
 import type { Runtime } from '../runtime.js';
 
 const MESSAGES: Record<AuthFailure, string> = {
@@ -15,22 +23,40 @@ const MESSAGES: Record<AuthFailure, string> = {
 
 export function authStage(rt: Runtime, options: { acceptXApiKey: boolean }): Stage {
   const { keys, metrics } = rt;
-  const admit = (ctx: RequestContext, next: Next, raw: string | undefined, missesBefore: number, result: AuthResult): Promise<void> => {
-    if (raw !== undefined) metrics.keyCache(keys.stats.misses === missesBefore);
+  const throttle = resilienceOf(rt).authThrottle;
+  const trusted = new Set(rt.config.rateLimits.trustedProxies);
+  const addressOf = (req: IncomingMessage) => clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted);
+
+  /** `fromMemory`: the key was answered without asking the store (a cache hit). */
+  const admit = (ctx: RequestContext, next: Next, raw: string | undefined, fromMemory: boolean, result: AuthResult): Promise<void> => {
+    if (raw !== undefined && (result.ok || result.reason !== 'malformed')) metrics.keyCache(fromMemory);
     if (!result.ok) {
       metrics.authFailure(result.reason);
+      throttle?.failed(addressOf(ctx.req));
       throw new GatewayError('invalid_api_key', MESSAGES[result.reason]);
     }
     ctx.principal = result.principal;
     return next(ctx);
   };
+
   return (ctx, next) => {
-    const raw = credentialOf(ctx.req.headers.authorization, options.acceptXApiKey ? ctx.req.headers['x-api-key'] : undefined);
-    const missesBefore = keys.stats.misses;
+    const { req } = ctx;
+    const raw = credentialOf(req.headers.authorization, options.acceptXApiKey ? req.headers['x-api-key'] : undefined);
+    // Nothing failed recently anywhere: no address to work out.
+    if (throttle !== null && throttle.size > 0) {
+      const wait = throttle.blockedFor(addressOf(req));
+      if (wait > 0 && !keys.authenticate(raw).ok) {
+        metrics.authFailure('throttled');
+        metrics.rateLimited(ctx.route.surface, 'auth');
+        throw new GatewayError('rate_limited', 'Too many failed authentications from this address; retry later.', {
+          headers: { 'retry-after': retryAfterSeconds(wait) },
+        });
+      }
+    }
     const result = keys.authenticateAsync(raw);
     // A key in memory is answered without a promise; only a store lookup is awaited.
-    if (result instanceof Promise) return result.then((r) => admit(ctx, next, raw, missesBefore, r));
-    return admit(ctx, next, raw, missesBefore, result);
+    if (result instanceof Promise) return result.then((r) => admit(ctx, next, raw, false, r));
+    return admit(ctx, next, raw, true, result);
   };
 }
 

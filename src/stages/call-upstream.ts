@@ -68,10 +68,10 @@ export function callUpstreamStage(rt: Runtime, options: { allowFallback: boolean
         ctx.outcome = 'client_cancelled';
         return;
       }
-      logger.warn({ reqId: ctx.id, code: failure.code }, 'the upstream answer failed while it was read');
-      metrics.upstreamError(failure.code === 'upstream_timeout' ? 'timeout' : 'protocol');
+      logger.warn({ reqId: ctx.id, code: failure.error.code }, 'the upstream answer failed while it was read');
+      metrics.upstreamError(failure.metric);
       ctx.outcome = 'upstream_error';
-      throw failure;
+      throw failure.error;
     } finally {
       // Whatever the respond stage did, the upstream body must not stay open.
       if (response.kind === 'stream' && !response.body.finished) response.body.cancel(new ExchangeCancelled());

@@ -2,10 +2,9 @@
 import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../errors/codes.js';
 import type { Stage } from '../pipeline/compose.js';
-import type { Runtime } from '../runtime.js';
 
-export function readBodyStage(rt: Runtime): Stage {
-  const limit = rt.config.limits.bodyBytes;
+/** `limit`: the most bytes a body may have (the gateway's setting, or the admin API's smaller one). */
+export function readBodyStage(limit: number): Stage {
   return async (ctx, next) => {
     const { req } = ctx;
     checkContentType(req.headers['content-type']);

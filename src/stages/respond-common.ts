@@ -3,7 +3,6 @@ import type { RequestContext } from '../context.js';
 import type { TokenUsage } from '../metering/token-usage.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import { collectAnswer } from '../upstream/answer-stream.js';
-import { MAX_BUFFERED_ANSWER_BYTES } from '../upstream/client.js';
 import type { ProviderAnswer } from '../upstream/exchange.js';
 
 /** Keeps the usage a response reported (null: it reported none). */
@@ -13,9 +12,9 @@ export function keepUsage(ctx: RequestContext, usage: TokenUsage | null): void {
   ctx.usageSeen = true;
 }
 
-/** The whole body of an answer: at hand for a JSON answer, read to the end for a stream. */
-export function wholeBody(answer: ProviderAnswer): Promise<Buffer> | Buffer {
-  return answer.kind === 'buffered' ? answer.body : collectAnswer(answer.body, MAX_BUFFERED_ANSWER_BYTES);
+/** The whole body of an answer: at hand for a JSON answer, read to the end (up to maxBytes) for a stream. */
+export function wholeBody(answer: ProviderAnswer, maxBytes: number): Promise<Buffer> | Buffer {
+  return answer.kind === 'buffered' ? answer.body : collectAnswer(answer.body, maxBytes);
 }
 
 /** Runs a stream relay with the open-streams gauge held for exactly its duration. */

@@ -14,11 +14,9 @@ export async function pumpToClient(
   res: ServerResponse,
   source: AsyncIterable<Buffer>,
   signal: AbortSignal,
-  onChunk?: (chunk: Buffer) => void,
 ): Promise<PumpResult> {
   try {
     for await (const chunk of source) {
-      if (onChunk !== undefined) onChunk(chunk);
       if (res.destroyed) return { end: 'client_gone', error: null };
       if (!res.write(chunk)) await once(res, 'drain', { signal });
     }

@@ -3,6 +3,7 @@
 // upstream socket until resume(). Chunks that arrive before a sink is attached are held (the socket
 // is paused meanwhile) and replayed on attach.
 import type { Dispatcher } from 'undici';
+import { AnswerBodyError } from './exchange.js';
 
 export interface AnswerSink {
   /** A body chunk; false = stop reading the upstream until resume(). */
@@ -87,7 +88,8 @@ export function collectAnswer(stream: AnswerStream, maxBytes: number): Promise<B
         return true;
       },
       end: () => resolve(Buffer.concat(chunks, size)),
-      error: reject,
+      // Marked as a body failure: the caller answers 502/504, not 500.
+      error: (err) => reject(new AnswerBodyError(err)),
     });
   });
 }

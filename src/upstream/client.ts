@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/codes.js';
+import type { UpstreamErrorKind } from '../observability/metrics.js';
 import type { Cancellation } from './cancellation.js';
 import type { ProviderAnswer } from './exchange.js';
 import { AnswerBodyError, ExchangeCancelled, ExchangeHandler } from './exchange.js';
@@ -39,9 +40,10 @@ export class UpstreamClient {
   readonly origin: string;
   private readonly prefix: string;
   private readonly pool: Pool;
-  private readonly maxBufferedBytes: number;
+  /** The largest answer held in memory whole (a JSON answer, or a stream read to its end). */
+  readonly maxBufferedBytes: number;
 
-  constructor(baseUrl: string, private readonly options: UpstreamOptions) {
+  constructor(baseUrl: string, options: UpstreamOptions) {
     this.maxBufferedBytes = options.maxBufferedAnswerBytes ?? MAX_BUFFERED_ANSWER_BYTES;
     const url = new URL(baseUrl);
     this.origin = url.origin;
@@ -91,7 +93,7 @@ export class UpstreamClient {
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
-const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** Which way an upstream call failed, from undici's stable error codes. */
 export function classifyUpstreamFailure(err: unknown): UpstreamFailureKind {
@@ -102,9 +104,14 @@ export function classifyUpstreamFailure(err: unknown): UpstreamFailureKind {
   const e = err as { code?: string; name?: string; cause?: { code?: string } };
   const code = e?.code ?? e?.cause?.code;
   if (e?.name === 'AbortError' || code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR') return 'cancelled';
-  if (code !== undefined && CONNECT_CODES.has(code) && code !== 'UND_ERR_CONNECT_TIMEOUT') return 'connect';
+  if (code !== undefined && CONNECT_CODES.has(code)) return 'connect';
   if (code !== undefined && TIMEOUT_CODES.has(code)) return 'timeout';
   return 'reset';
+}
+
+/** The metric label of a failure kind. */
+export function upstreamErrorKindOf(kind: Exclude<UpstreamFailureKind, 'cancelled'>): UpstreamErrorKind {
+  return kind === 'cut' ? 'protocol' : kind === 'stalled' ? 'timeout' : kind;
 }
 
 /** The client-facing error for a call that failed before any response headers arrived. */

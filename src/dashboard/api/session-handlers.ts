@@ -1,5 +1,7 @@
 // Sign-in, who-am-I and sign-out. Operators sign in with the admin token; customer users with email and
 // password. Failures are throttled per account and per client address, and all say the same thing.
+import { addressGroup } from '../../ratelimit/auth-throttle.js';
+import { clientAddress } from '../../ratelimit/client-address.js';
 import { GatewayError } from '../../errors/codes.js';
 import type { KeyStore } from '../../keys/key-store.js';
 import { decoyHash, verifyPassword } from '../auth/passwords.js';
@@ -22,6 +24,8 @@ export interface SessionDeps {
   sessions: SessionStore;
   users: UserStore;
   throttle: SignInThrottle;
+  /** Proxies whose X-Forwarded-For is believed (GATEWAY_TRUSTED_PROXIES), as for the key throttle. */
+  trustedProxies: ReadonlySet<string>;
 }
 
 const REFUSED = 'Sign-in refused: wrong token, email or password.';
@@ -41,7 +45,7 @@ async function signIn(deps: SessionDeps, req: ApiRequest) {
   if (token === null && (email === null || password === null)) {
     throw new GatewayError('invalid_request', 'Send either token (operators) or email and password (customer users).');
   }
-  const subjects: Subjects = { account: token !== null ? 'operator' : normaliseEmail(email ?? '') ?? '?', address: req.ctx.req.socket.remoteAddress ?? '?' };
+  const subjects: Subjects = { account: token !== null ? 'operator' : normaliseEmail(email ?? '') ?? '?', address: signInAddress(deps, req) };
   const waitMs = deps.throttle.begin(subjects);
   if (waitMs > 0) {
     const seconds = String(Math.ceil(waitMs / 1000));
@@ -86,4 +90,10 @@ async function whoAmI(deps: SessionDeps, req: ApiRequest) {
 async function signOut(deps: SessionDeps, req: ApiRequest) {
   if (req.session !== null) await deps.sessions.remove(req.session.id);
   return { status: 200, body: { signedOut: true }, headers: { 'set-cookie': sessionCookie(req.ctx.req, '', 0) } };
+}
+
+/** The client behind a trusted proxy, IPv6 grouped by /64: the same address rule as the key throttle. */
+function signInAddress(deps: SessionDeps, req: ApiRequest): string {
+  const { socket, headers } = req.ctx.req;
+  return addressGroup(clientAddress(socket.remoteAddress, headers['x-forwarded-for'], deps.trustedProxies));
 }

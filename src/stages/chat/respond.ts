@@ -20,20 +20,21 @@ import { WARNINGS_HEADER, warningsHeaderValue } from './translate-request.js';
 
 export function chatRespondStage(rt: Runtime): Stage {
   const { metrics } = rt;
+  const maxBytes = rt.upstream.maxBufferedBytes;
   return async (ctx) => {
     const upstream = ctx.upstreamResponse;
     if (upstream === null) return;
     const headers: OutgoingHttpHeaders = {};
     copyRetryAfter(upstream.headers, headers);
     if (upstream.statusCode >= 300) {
-      const translated = translateUpstreamError(upstream.statusCode, await wholeBody(upstream));
+      const translated = translateUpstreamError(upstream.statusCode, await wholeBody(upstream, maxBytes));
       return writeJson(ctx, translated.status, headers, JSON.stringify(translated.body));
     }
     if (ctx.stream && upstream.kind === 'stream') {
       const stream = upstream.body;
       return asOpenStream(metrics, ctx, () => relayTranslatedStream(ctx, headers, stream));
     }
-    const message = JSON.parse((await wholeBody(upstream)).toString('utf8')) as Message;
+    const message = JSON.parse((await wholeBody(upstream, maxBytes)).toString('utf8')) as Message;
     keepUsage(ctx, usageOfMessage(message));
     const { completion, warnings } = translateMessageToCompletion(message, {
       created: Math.floor(Date.now() / 1000),
@@ -65,8 +66,7 @@ async function relayTranslatedStream(ctx: RequestContext, headers: OutgoingHttpH
     },
     end: () => reframer.end(),
   });
-  ctx.usage = translator.usage;
-  ctx.usageSeen = true;
+  keepUsage(ctx, translator.usage);
   addWarnings(ctx, translator.warnings);
   if (result.end === 'client_gone') {
     ctx.outcome = 'client_cancelled';

@@ -14,6 +14,7 @@ import { asOpenStream, keepUsage, wholeBody } from '../respond-common.js';
 
 export function messagesRespondStage(rt: Runtime): Stage {
   const { metrics } = rt;
+  const maxBytes = rt.upstream.maxBufferedBytes;
   return async (ctx) => {
     const upstream = ctx.upstreamResponse;
     if (upstream === null) return;
@@ -23,7 +24,7 @@ export function messagesRespondStage(rt: Runtime): Stage {
       const stream = upstream.body;
       return asOpenStream(metrics, ctx, () => relayStream(ctx, headers, stream));
     }
-    const body = await wholeBody(upstream);
+    const body = await wholeBody(upstream, maxBytes);
     keepUsage(ctx, upstream.statusCode < 300 ? usageFromMessageBody(body) : null);
     headers['content-length'] = body.length;
     ctx.res.writeHead(upstream.statusCode, headers);
@@ -47,8 +48,7 @@ async function relayStream(ctx: RequestContext, headers: OutgoingHttpHeaders, st
     end: () => '',
   });
   observer.end();
-  ctx.usage = observer.usage;
-  ctx.usageSeen = true;
+  keepUsage(ctx, observer.usage);
   if (result.end === 'client_gone') {
     ctx.outcome = 'client_cancelled';
     return;

@@ -39,3 +39,16 @@ t.test('failures are counted per client address too', async (t) => {
   for (let i = 0; i < 4; i++) t.equal((await c.signIn({ email: `user${i}@x.example`, password: 'wrong password 1' })).status, 401);
   t.equal((await c.signIn({ token: ADMIN_TOKEN })).status, 429, 'this address is throttled for every account');
 });
+
+t.test('behind a trusted proxy, each forwarded client is its own address', async (t) => {
+  const h = await startDashboardHarness({ throttle: { address: { maxFailures: 2, windowMs: 600_000 } } }, { env: { GATEWAY_TRUSTED_PROXIES: '127.0.0.1' } });
+  t.teardown(() => h.close());
+  const c = new AdminClient(h.url);
+  const from = (ip: string) => ({ 'x-forwarded-for': ip });
+  for (let i = 0; i < 2; i++) {
+    const res = await c.send('POST', '/session', { email: `user${i}@x.example`, password: 'wrong password 1' }, from('203.0.113.7'));
+    t.equal(res.status, 401);
+  }
+  t.equal((await c.send('POST', '/session', { token: ADMIN_TOKEN }, from('203.0.113.7'))).status, 429, 'the guessing client is throttled');
+  t.equal((await c.send('POST', '/session', { token: ADMIN_TOKEN }, from('198.51.100.4'))).status, 200, 'another client behind the same proxy is not');
+});

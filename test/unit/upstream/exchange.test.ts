@@ -4,6 +4,7 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
+import { upstreamBodyFailure } from '../../../src/resilience/body-failure.js';
 import type { Test } from 'tap';
 import type { AnswerSink, AnswerStream } from '../../../src/upstream/answer-stream.js';
 import { collectAnswer } from '../../../src/upstream/answer-stream.js';
@@ -446,7 +447,8 @@ t.test('collectAnswer reads a streamed answer whole, or refuses one over its lim
   t.equal((await collectAnswer(whole.body, body.length)).toString(), body, 'exactly the limit: whole');
   const over = streamed(t, await client.exchange(REQUEST));
   const err = await failure(collectAnswer(over.body, body.length - 1));
-  t.match(err, { message: `upstream answer larger than ${body.length - 1} bytes` });
+  t.match(err, { cause: { message: `upstream answer larger than ${body.length - 1} bytes` } });
+  t.match(upstreamBodyFailure(err), { error: { code: 'upstream_bad_response', status: 502 }, metric: 'protocol' }, 'answered 502, not the gateway\'s own 500');
   await waitFor(() => server.closedConnections === 1, 2000, 5);
   t.pass('the oversized answer’s connection is dropped');
 });
