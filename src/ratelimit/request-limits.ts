@@ -20,11 +20,13 @@ export function customerLimitsLookup(table: CustomerLimitTable): (customerName: 
  * the model's default on the chat surface, which sends it; count_tokens and invalid values reserve 0.
  */
 export function reservedTokens(body: Record<string, unknown>, surface: 'messages' | 'chat', model: CatalogModel): number {
+  // The provider never generates more than the model's output cap (the chat translation caps what it sends).
+  const cap = model.maxOutputTokens ?? Infinity;
   if (surface === 'chat') {
     const chosen = countOf(body.max_completion_tokens) ?? countOf(body.max_tokens);
-    return chosen ?? model.defaultMaxTokens;
+    return Math.min(chosen ?? model.defaultMaxTokens, cap);
   }
-  return countOf(body.max_tokens) ?? 0;
+  return Math.min(countOf(body.max_tokens) ?? 0, cap);
 }
 
 function countOf(v: unknown): number | null {

@@ -36,7 +36,8 @@ export function observeStage(rt: Runtime): Stage {
       for (const w of ctx.warnings) metrics.translationWarning(w.kind);
       if (ctx.principal !== null && ctx.model !== null && (surface === 'messages' || surface === 'chat')) {
         usage.record({
-          at: Date.now(),
+          // When the request arrived (a stream crossing midnight is filed under the day it began).
+          at: Math.round(Date.now() - durationMs),
           requestId: ctx.id,
           customerId: ctx.principal.customerId,
           keyId: ctx.principal.keyId,

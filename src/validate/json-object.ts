@@ -5,7 +5,8 @@ import { exceedsJsonDepth } from './json-depth.js';
 
 export type JsonObjectResult = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 
-export function parseJsonObject(body: Uint8Array | null, maxDepth: number): JsonObjectResult {
+/** `maxDepth` null: the depth was already checked on the same bytes (the worker's second parse). */
+export function parseJsonObject(body: Uint8Array | null, maxDepth: number | null): JsonObjectResult {
   if (body === null || body.length === 0) return { ok: false, message: 'The request body is empty; a JSON object is required.' };
   let parsed: unknown;
   try {
@@ -14,6 +15,6 @@ export function parseJsonObject(body: Uint8Array | null, maxDepth: number): Json
     return { ok: false, message: 'The request body is not valid JSON.' };
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false, message: 'The request body must be a JSON object.' };
-  if (exceedsJsonDepth(parsed, maxDepth)) return { ok: false, message: `The request body is nested deeper than ${maxDepth} levels.` };
+  if (maxDepth !== null && exceedsJsonDepth(parsed, maxDepth)) return { ok: false, message: `The request body is nested deeper than ${maxDepth} levels.` };
   return { ok: true, value: parsed as Record<string, unknown> };
 }

@@ -50,7 +50,7 @@ export function headAsBody(result: HeadResult & { ok: true }): Record<string, un
 
 export function translateBody(body: Uint8Array, model: CatalogModel, strict: boolean): TranslateResult {
   // Depth was checked by bodyHead on the same bytes.
-  const parsed = parseJsonObject(body, Number.MAX_SAFE_INTEGER);
+  const parsed = parseJsonObject(body, null);
   if (!parsed.ok) return { ok: false, message: parsed.message, param: null };
   const t = translateChatRequest(parsed.value, model, { strict });
   if (!t.ok) return t;

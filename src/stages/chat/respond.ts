@@ -60,8 +60,8 @@ async function relayTranslatedStream(ctx: RequestContext, headers: OutgoingHttpH
   const result = await relayAnswer(res, stream, ctx.cancellation, {
     chunk(chunk) {
       const text = reframer.push(chunk);
-      // The first frame is the role chunk; any frame after it carries the first token.
-      if (ctx.firstTokenAt === null && reframer.frames > 1) ctx.firstTokenAt = performance.now();
+      // The translator knows when content first went out; a ping or the role chunk is not a token.
+      if (ctx.firstTokenAt === null && translator.firstTokenSeen) ctx.firstTokenAt = performance.now();
       return text;
     },
     end: () => reframer.end(),

@@ -1,6 +1,7 @@
 // Provider errors → the chat error shape (protocol.md §4.7, aligned with src/errors/codes.ts).
 // Used for non-2xx answers before any byte was sent, and for `error` events inside a stream.
 
+import { chatErrorBody } from '../../errors/render.js';
 import type { ChatErrorBody } from '../../wire/openai.js';
 import { isRecord } from './invalid.js';
 
@@ -59,9 +60,10 @@ export function translateUpstreamError(status: number, body: Buffer): { status: 
     message: `The upstream provider answered with HTTP ${status}.`,
   };
   const kind = chatErrorKind(err.type, err.message);
-  return { status, body: { error: { message: err.message, type: kind.type, param: null, code: kind.code } } };
+  return { status, body: chatErrorBody(kind.type, kind.code, err.message, null) };
 }
 
+/** The error chunk a chat stream ends with: the chat error body, no parameter. */
 export function chatStreamErrorChunk(type: string, code: string, message: string): ChatErrorBody {
-  return { error: { message, type, param: null, code } };
+  return chatErrorBody(type, code, message, null);
 }

@@ -15,6 +15,8 @@ t.test('reservedTokens', async (t) => {
     ['chat max_completion_tokens wins', { max_tokens: 50, max_completion_tokens: 70 }, 'chat', 70],
     ['chat default from the catalogue', {}, 'chat', 777],
     ['chat infinite', { max_tokens: Infinity }, 'chat', 777],
+    ['chat above the model cap: what is sent upstream', { max_tokens: 1_000_000 }, 'chat', model.maxOutputTokens!],
+    ['messages above the model cap', { max_tokens: 1_000_000 }, 'messages', model.maxOutputTokens!],
   ];
   for (const [name, body, surface, expected] of cases) t.equal(reservedTokens(body, surface, model), expected, name);
 });
