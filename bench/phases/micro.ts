@@ -3,11 +3,9 @@ import { reframeCases } from '../micro/chat-chunk.js';
 import { chatRequestCases } from '../micro/chat-request.js';
 import type { MicroResult } from '../micro/harness.js';
 import { measure } from '../micro/harness.js';
-import { reframeStreamResults } from '../micro/reframe-streams.js';
 import { sseParseCases } from '../micro/sse-parse.js';
 
 export async function runMicroPhase(quick: boolean): Promise<MicroResult[]> {
   const opts = quick ? { warmupMs: 50, runMs: 20, runs: 3 } : {};
-  const sync = [...reframeCases(), ...sseParseCases(), ...chatRequestCases()].map((c) => measure(c, opts));
-  return [...sync, ...(await reframeStreamResults(opts))];
+  return [...reframeCases(), ...sseParseCases(), ...chatRequestCases()].map((c) => measure(c, opts));
 }

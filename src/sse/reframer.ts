@@ -1,9 +1,15 @@
 // Upstream SSE bytes → re-framed SSE text, pushed a chunk at a time: each chunk is parsed, its events
 // mapped, and every frame they produce comes back as one string (one socket write). The stream relay
-// calls it directly; ReframeStream wraps it as a Transform.
+// (src/stream/relay-answer.ts) calls it for every chunk the provider sends.
 import { frameText, type Frame } from './frames.js';
-import type { StreamMapper } from './map-stream.js';
 import { SseParser, type SseEvent } from './parser.js';
+
+/** Maps each input to any number of outputs, and gives some more when the input ended normally. */
+export interface StreamMapper<In, Out> {
+  map(input: In): Out[];
+  /** Called once when the input ended normally (not on error): the last outputs. */
+  end(): Out[];
+}
 
 export class Reframer {
   /** Frames produced so far: lets the caller see when more than the opening frame has gone out. */

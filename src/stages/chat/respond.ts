@@ -1,5 +1,5 @@
 // Answers a chat-completions request from the provider's response: a chat.completion object, a
-// re-framed chunk stream (SSE parse → event translation → SSE serialise, as Transform streams), or the
+// re-framed chunk stream (SSE parse → event translation → SSE frames, pushed per upstream chunk through a Reframer), or the
 // provider's error in the chat error shape with the same status.
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { RequestContext } from '../../context.js';

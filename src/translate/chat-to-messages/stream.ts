@@ -1,9 +1,9 @@
 // The provider's stream events → chat.completion.chunk frames (protocol.md §4.5–4.7). One instance
-// per response; it is the mapper of an sse/MapStream between the SSE parser and serialiser.
+// per response; it is the mapper a sse/Reframer runs between the SSE parser and the frames.
 
 import { emptyUsage, mergeProviderUsage, type TokenUsage } from '../../metering/token-usage.js';
 import type { Frame } from '../../sse/frames.js';
-import type { StreamMapper } from '../../sse/map-stream.js';
+import type { StreamMapper } from '../../sse/reframer.js';
 import type { SseEvent } from '../../sse/parser.js';
 import type { TranslationWarning } from '../warnings.js';
 import { ChunkWriter } from './chunk-writer.js';

@@ -1,10 +1,11 @@
 // The push-based Reframer (what the stream relay calls per chunk): the same text and frame count
 // however the provider's bytes are split, and a parse failure thrown from push().
 import t from 'tap';
-import { SseEventTooLargeError } from '../../../src/sse/parser.js';
-import { Reframer } from '../../../src/sse/reframer.js';
+import { frameText, type Frame } from '../../../src/sse/frames.js';
+import { SseEventTooLargeError, type SseEvent } from '../../../src/sse/parser.js';
+import { Reframer, type StreamMapper } from '../../../src/sse/reframer.js';
 import { ChatStreamTranslator } from '../../../src/translate/chat-to-messages/stream.js';
-import { bytewise, everySplit, providerFixtures } from './fixture-data.js';
+import { bytewise, everySplit, fixture, providerFixtures } from './fixture-data.js';
 
 const translator = () => new ChatStreamTranslator({ created: 1767225600, model: 'claude-sonnet-4-6', includeUsage: true });
 
@@ -42,4 +43,49 @@ t.test('push() returns only what the chunk completed', async (t) => {
 t.test('an event over the size limit throws from push()', async (t) => {
   const reframer = new Reframer(translator(), { maxEventChars: 64 });
   t.throws(() => reframer.push(Buffer.from(`data: ${'x'.repeat(100)}\n\n`)), SseEventTooLargeError);
+});
+
+t.test('a mapper may give many frames per event and more at the end; its errors come out of push()', async (t) => {
+  const doubler: StreamMapper<SseEvent, Frame> = {
+    map: (ev) => [{ kind: 'data', json: ev.data }, { kind: 'comment', text: `after ${ev.data}` }],
+    end: () => [{ kind: 'done' }],
+  };
+  const reframer = new Reframer(doubler);
+  t.equal(reframer.push(Buffer.from('data: 1\n\ndata: 2\n\n')), 'data: 1\n\n: after 1\n\ndata: 2\n\n: after 2\n\n');
+  t.equal(reframer.end(), 'data: [DONE]\n\n');
+  t.equal(reframer.frames, 5);
+  const thrower: StreamMapper<SseEvent, Frame> = {
+    map: (ev) => {
+      if (ev.data === '2') throw new Error('bad input');
+      return [];
+    },
+    end: () => [],
+  };
+  t.throws(() => new Reframer(thrower).push(Buffer.from('data: 1\n\ndata: 2\n\n')), { message: 'bad input' });
+});
+
+t.test('frames are written as SSE: data, comments on one line, the end marker', async (t) => {
+  const frames: Frame[] = [
+    { kind: 'data', json: '{"a":"é"}' },
+    { kind: 'comment', text: 'ping' },
+    { kind: 'comment', text: 'two\nlines' },
+    { kind: 'done' },
+  ];
+  t.equal(frames.map(frameText).join(''), 'data: {"a":"é"}\n\n: ping\n\n: two lines\n\ndata: [DONE]\n\n');
+});
+
+t.test('parse → frames of data events round-trips a recorded chat stream, split anywhere', async (t) => {
+  const bytes = fixture('openai-stream-text-include-usage.sse');
+  const toFrames = (): StreamMapper<SseEvent, Frame> => ({
+    map: (ev) => [ev.data === '[DONE]' ? { kind: 'done' } : { kind: 'data', json: ev.data }],
+    end: () => [],
+  });
+  const run = (parts: Buffer[]) => {
+    const reframer = new Reframer(toFrames());
+    return parts.map((p) => reframer.push(p)).join('') + reframer.end();
+  };
+  t.equal(run([bytes]), bytes.toString('utf8'));
+  let agree = true;
+  for (const parts of everySplit(bytes)) agree &&= run(parts) === bytes.toString('utf8');
+  t.ok(agree, 'every two-way split');
 });

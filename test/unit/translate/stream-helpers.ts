@@ -1,11 +1,8 @@
-// Runs provider SSE bytes through the chat stream stages: as real Transform streams, or synchronously.
-import { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+// Runs provider SSE bytes through the chat stream stages: through the production Reframer chunk by
+// chunk, or with the parser and translator joined by hand.
 import { frameText } from '../../../src/sse/frames.js';
-import { MapStream } from '../../../src/sse/map-stream.js';
-import { SseParseStream } from '../../../src/sse/parse-stream.js';
 import { SseParser } from '../../../src/sse/parser.js';
-import { SseSerializeStream } from '../../../src/sse/serialize-stream.js';
+import { Reframer } from '../../../src/sse/reframer.js';
 import { ChatStreamTranslator } from '../../../src/translate/chat-to-messages/stream.js';
 
 export const CREATED = 1767225600;
@@ -27,17 +24,12 @@ export function translateSync(chunks: Array<Buffer | string>, t = translator(), 
   return out;
 }
 
-/** The real stages joined with stream.pipeline. */
+/** What the stream relay writes: each chunk pushed through the production Reframer, then its end. */
 export async function translatePiped(chunks: Buffer[], t = translator()): Promise<string> {
-  const out: Buffer[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      out.push(chunk);
-      done();
-    },
-  });
-  await pipeline(Readable.from(chunks.filter((c) => c.length > 0)), new SseParseStream(), new MapStream(t), new SseSerializeStream(), sink);
-  return Buffer.concat(out).toString('utf8');
+  const reframer = new Reframer(t);
+  let out = '';
+  for (const chunk of chunks) out += reframer.push(chunk);
+  return out + reframer.end();
 }
 
 /** The JSON payloads of `data:` lines; `[DONE]` stays a string. */

@@ -66,7 +66,7 @@ t.test('the tool stream of protocol.md §2.3 becomes exactly the chunks of §4.5
   t.equal(tr.failure, null);
   t.same(tr.usage, { input: 412, output: 58, cacheRead: 0, cacheWrite: 0 });
   t.same(tr.warnings, []);
-  t.equal(await translatePiped([Buffer.from(toolStream)]), expectedChunks, 'the same through the Transform stages');
+  t.equal(await translatePiped([Buffer.from(toolStream)]), expectedChunks, 'the same through the production Reframer');
 });
 
 interface Chunk {
