@@ -6,7 +6,7 @@ export interface ProcessStats {
   rssBytes: number;
   rssPeakBytes: number;
   heapUsedBytes: number;
-  /** Event-loop delay over the window (monitorEventLoopDelay), milliseconds. */
+  /** Event-loop delay over the window, beyond the sampling interval (event-loop-delay.ts), milliseconds. */
   eldP50Ms: number;
   eldP99Ms: number;
   eldMaxMs: number;

@@ -1,6 +1,6 @@
 // Runs inside each child: answers the bench's stats commands over the IPC channel, sampling its own
 // RSS peak and event-loop delay, and exits when the parent goes away.
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { startDelayMonitor } from '../event-loop-delay.js';
 import type { ChildCommand, ChildReply, ProcessStats } from '../ipc.js';
 
 export interface StatsHooks {
@@ -13,8 +13,7 @@ export interface StatsHooks {
 const SAMPLE_MS = 50;
 
 export function serveStats(hooks: StatsHooks): void {
-  const eld = monitorEventLoopDelay({ resolution: 5 });
-  eld.enable();
+  const eld = startDelayMonitor();
   let rssPeak = 0;
   let inFlightPeak = 0;
   let cpu = process.cpuUsage();
@@ -43,9 +42,9 @@ export function serveStats(hooks: StatsHooks): void {
       rssBytes: process.memoryUsage.rss(),
       rssPeakBytes: rssPeak,
       heapUsedBytes: process.memoryUsage().heapUsed,
-      eldP50Ms: eld.percentile(50) / 1e6,
-      eldP99Ms: eld.percentile(99) / 1e6,
-      eldMaxMs: eld.max / 1e6,
+      eldP50Ms: eld.percentileMs(50),
+      eldP99Ms: eld.percentileMs(99),
+      eldMaxMs: eld.maxMs(),
       cpuUs: used.user + used.system,
       wallMs: performance.now() - since,
       inFlightPeak,

@@ -3,6 +3,10 @@
 // thread a memcpy, far less than the parse and serialisation it saves.
 import type { HeadResult, TranslateResult, WorkerTask } from './tasks.js';
 import { runTask } from './tasks.js';
+import { lowerThreadPriority } from './thread-priority.js';
+
+// Large translations yield the cores to the event loop (bench/README.md, the pool phase).
+lowerThreadPriority();
 
 export default function translateWorker(task: WorkerTask): HeadResult | TranslateResult {
   return runTask(task);
