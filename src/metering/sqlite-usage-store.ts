@@ -1,10 +1,12 @@
-// UsageStore on the embedded SQLite database: batched inserts in one transaction, grouped reads on indexed columns.
+// UsageStore on the embedded SQLite database: each batch inserts its per-request rows and adds its sums
+// to the daily rollup in one transaction; reports read the rollup (migrations 002 and 003).
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/open.js';
+import { dailyIncrements } from './daily-rollup.js';
 import { dayOf, isDay, UsageQueryError, type UsageQuery, type UsageRecord, type UsageRow, type UsageStore, type UsageTotals } from './usage-store.js';
 
-const SUMS = `count(*) AS requests,
-  coalesce(sum(u.status >= 400), 0) AS errors,
+const SUMS = `coalesce(sum(u.requests), 0) AS requests,
+  coalesce(sum(u.errors), 0) AS errors,
   coalesce(sum(u.input_tokens), 0) AS inputTokens,
   coalesce(sum(u.output_tokens), 0) AS outputTokens,
   coalesce(sum(u.cache_read_tokens), 0) AS cacheReadTokens,
@@ -32,12 +34,25 @@ function where(q: UsageQuery): { sql: string; params: string[] } {
 
 export class SqliteUsageStore implements UsageStore {
   private readonly insert: Statement;
+  private readonly addToDay: Statement;
 
   constructor(private readonly db: Db) {
     this.insert = db.prepare(
       `INSERT INTO usage_records (at, day, request_id, customer_id, key_id, model, surface, input_tokens,
          output_tokens, cache_read_tokens, cache_write_tokens, status, duration_ms, outcome)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.addToDay = db.prepare(
+      `INSERT INTO usage_daily (day, customer_id, key_id, model, requests, errors, input_tokens, output_tokens,
+         cache_read_tokens, cache_write_tokens)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (day, customer_id, key_id, model) DO UPDATE SET
+         requests = requests + excluded.requests,
+         errors = errors + excluded.errors,
+         input_tokens = input_tokens + excluded.input_tokens,
+         output_tokens = output_tokens + excluded.output_tokens,
+         cache_read_tokens = cache_read_tokens + excluded.cache_read_tokens,
+         cache_write_tokens = cache_write_tokens + excluded.cache_write_tokens`,
     );
   }
 
@@ -62,6 +77,9 @@ export class SqliteUsageStore implements UsageStore {
           r.outcome,
         );
       }
+      for (const d of dailyIncrements(rows)) {
+        this.addToDay.run(d.day, d.customerId, d.keyId, d.model, d.requests, d.errors, d.inputTokens, d.outputTokens, d.cacheReadTokens, d.cacheWriteTokens);
+      }
     })();
   }
 
@@ -69,8 +87,8 @@ export class SqliteUsageStore implements UsageStore {
     const w = where(q);
     return this.db
       .prepare(
-        `SELECT u.day AS day, u.customer_id AS customerId, c.name AS customerName, u.model AS model, ${SUMS}
-         FROM usage_records u LEFT JOIN customers c ON c.id = u.customer_id
+        `SELECT u.day AS day, nullif(u.customer_id, '') AS customerId, c.name AS customerName, u.model AS model, ${SUMS}
+         FROM usage_daily u LEFT JOIN customers c ON c.id = u.customer_id
          ${w.sql}
          GROUP BY u.day, u.customer_id, u.model
          ORDER BY u.day DESC, c.name, u.model`,
@@ -80,6 +98,6 @@ export class SqliteUsageStore implements UsageStore {
 
   async totals(q: UsageQuery = {}): Promise<UsageTotals> {
     const w = where(q);
-    return this.db.prepare(`SELECT ${SUMS} FROM usage_records u ${w.sql}`).get(...w.params) as UsageTotals;
+    return this.db.prepare(`SELECT ${SUMS} FROM usage_daily u ${w.sql}`).get(...w.params) as UsageTotals;
   }
 }

@@ -1,0 +1,40 @@
+// Sums a batch of usage records per day, customer, key and model: the increments a batch makes to the
+// daily rollup table, so a batch of hundreds of requests from a few keys costs a few upserts.
+import { dayOf, type UsageRecord } from './usage-store.js';
+
+export interface DailyIncrement {
+  day: string;
+  /** '' for a request without a customer (or key): the rollup's key columns are never null. */
+  customerId: string;
+  keyId: string;
+  model: string;
+  requests: number;
+  errors: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+export function dailyIncrements(rows: readonly UsageRecord[]): DailyIncrement[] {
+  const groups = new Map<string, DailyIncrement>();
+  for (const r of rows) {
+    const day = dayOf(r.at);
+    const customerId = r.customerId ?? '';
+    const keyId = r.keyId ?? '';
+    // Ids and model names hold no newline; the separator keeps ('a','bc') apart from ('ab','c').
+    const group = `${day}\n${customerId}\n${keyId}\n${r.model}`;
+    let sum = groups.get(group);
+    if (sum === undefined) {
+      sum = { day, customerId, keyId, model: r.model, requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+      groups.set(group, sum);
+    }
+    sum.requests++;
+    if (r.status >= 400) sum.errors++;
+    sum.inputTokens += r.inputTokens;
+    sum.outputTokens += r.outputTokens;
+    sum.cacheReadTokens += r.cacheReadTokens;
+    sum.cacheWriteTokens += r.cacheWriteTokens;
+  }
+  return [...groups.values()];
+}
