@@ -1,19 +1,13 @@
 // Sums a batch of usage records per day, customer, key and model: the increments a batch makes to the
 // daily rollup table, so a batch of hundreds of requests from a few keys costs a few upserts.
-import { dayOf, type UsageRecord } from './usage-store.js';
+import { dayOf, type UsageRecord, type UsageTotals } from './usage-store.js';
 
-export interface DailyIncrement {
+export interface DailyIncrement extends UsageTotals {
   day: string;
   /** '' for a request without a customer (or key): the rollup's key columns are never null. */
   customerId: string;
   keyId: string;
   model: string;
-  requests: number;
-  errors: number;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
 }
 
 export function dailyIncrements(rows: readonly UsageRecord[]): DailyIncrement[] {
