@@ -26,12 +26,19 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+export interface SecretScrubber {
+  /** For a serialized log line: credential header values and secret values. */
+  line: (line: string) => string;
+  /** For one string value (e.g. a field of the access line): secret values only. */
+  value: (value: string) => string;
+}
+
 /**
- * Builds the scrubber for serialized log lines: credential header values become `[redacted]`
- * (the name stays, so a reader sees a header was there), and gateway keys and secret values are
- * replaced wherever they occur.
+ * Builds the scrubbers for serialized log lines and for single values: credential header values
+ * become `[redacted]` (the name stays, so a reader sees a header was there), and gateway keys and
+ * secret values are replaced wherever they occur.
  */
-export function secretScrubber(secrets: readonly string[]): (line: string) => string {
+export function secretScrubber(secrets: readonly string[]): SecretScrubber {
   // A secret appears in a JSON line as is or JSON-escaped. Short "secrets" are ignored: scrubbing
   // a two-letter value would mangle every line and protect nothing.
   const needles = [...new Set(secrets.filter((s) => s.length >= 8).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))].sort(
@@ -46,11 +53,15 @@ export function secretScrubber(secrets: readonly string[]): (line: string) => st
 
   // Cheap questions first: a short regex for the header names' endings and plain substring
   // searches; the rewriting passes run only on a line that may hold something.
-  const suspicious = (line: string): boolean =>
-    HEADER_NAME_HINT.test(line) || line.includes('mgw_') || needles.some((n) => line.includes(n));
+  const mayHoldSecret = (text: string): boolean => text.includes('mgw_') || needles.some((n) => text.includes(n));
 
-  return (line) => {
-    if (!suspicious(line)) return line;
-    return line.replace(headerValues, `"$1":"${REDACTED}"`).replace(secretValues, REDACTED);
+  return {
+    line(line) {
+      if (!HEADER_NAME_HINT.test(line) && !mayHoldSecret(line)) return line;
+      return line.replace(headerValues, `"$1":"${REDACTED}"`).replace(secretValues, REDACTED);
+    },
+    value(value) {
+      return mayHoldSecret(value) ? value.replace(secretValues, REDACTED) : value;
+    },
   };
 }

@@ -99,3 +99,27 @@ t.test('a level above info writes no access line', async (t) => {
   logger.info({ a: 1 }, 'request');
   t.equal(await lines(), '');
 });
+
+t.test('the access line scrubs the strings a client or an operator chose', async (t) => {
+  const { logger, lines } = capture('info');
+  logAccess(logger, {
+    reqId: 'req_2',
+    surface: 'chat',
+    method: 'POST',
+    path: 'POST /gateway/openai/v1/chat/completions',
+    model: `claude ${GATEWAY_KEY}`,
+    customer: `acme "${ADMIN_TOKEN}"`,
+    keyId: undefined,
+    status: 404,
+    outcome: 'client_error',
+    stream: false,
+    durationMs: 1,
+    tokens: undefined,
+    upstreamMs: null,
+  });
+  const text = await lines();
+  const line = JSON.parse(text.trim()) as Record<string, unknown>;
+  t.equal(line.model, 'claude [redacted]');
+  t.equal(line.customer, 'acme "[redacted]"');
+  t.notOk(text.includes(GATEWAY_KEY) || text.includes(ADMIN_TOKEN));
+});
