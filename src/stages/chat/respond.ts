@@ -11,10 +11,10 @@ import { relayAnswer } from '../../stream/relay-answer.js';
 import type { AnswerStream } from '../../upstream/answer-stream.js';
 import { translateUpstreamError } from '../../translate/chat-to-messages/error.js';
 import { stringifyCompletion } from '../../translate/chat-to-messages/completion-json.js';
+import { fastCompletion } from '../../translate/chat-to-messages/fast-completion.js';
 import { translateMessageToCompletion } from '../../translate/chat-to-messages/response.js';
 import { ChatStreamTranslator } from '../../translate/chat-to-messages/stream.js';
 import type { Message } from '../../wire/anthropic.js';
-import { usageOfMessage } from '../../providers/anthropic/stream-usage.js';
 import { asOpenStream, keepUsage, wholeBody } from '../respond-common.js';
 import { WARNINGS_HEADER, warningsHeaderValue } from './translate-request.js';
 
@@ -34,12 +34,16 @@ export function chatRespondStage(rt: Runtime): Stage {
       const stream = upstream.body;
       return asOpenStream(metrics, ctx, () => relayTranslatedStream(ctx, headers, stream));
     }
-    const message = JSON.parse((await wholeBody(upstream, maxBytes)).toString('utf8')) as Message;
-    keepUsage(ctx, usageOfMessage(message));
-    const { completion, warnings } = translateMessageToCompletion(message, {
-      created: Math.floor(Date.now() / 1000),
-      model: ctx.servedModel ?? ctx.requestedModel ?? ctx.model!.id,
-    });
+    const answer = (await wholeBody(upstream, maxBytes)).toString('utf8');
+    const created = Math.floor(Date.now() / 1000);
+    const model = ctx.servedModel ?? ctx.requestedModel ?? ctx.model!.id;
+    const fast = fastCompletion(answer, created, model);
+    if (fast !== null) {
+      keepUsage(ctx, fast.usage);
+      return writeJson(ctx, 200, headers, fast.body);
+    }
+    const { completion, warnings, usage } = translateMessageToCompletion(JSON.parse(answer) as Message, { created, model });
+    keepUsage(ctx, usage);
     addWarnings(ctx, warnings);
     writeJson(ctx, 200, headers, stringifyCompletion(completion));
   };

@@ -15,6 +15,8 @@
 // faster than the same scan written with charCodeAt (and String#startsWith alone cost more than the
 // whole match). Its backtracking stack grows with the string, so long events are left to JSON.parse.
 
+import { JSON_STRING_LITERAL } from './json-literal.js';
+
 export type FastDeltaKind = 'text' | 'thinking' | 'input_json';
 
 export interface FastDelta {
@@ -43,8 +45,8 @@ const SHAPE = new RegExp(
     '(?:0|[1-9][0-9]{0,8})' +
     escape(DELTA) +
     `(?:${[TEXT, THINKING, INPUT_JSON].map(escape).join('|')})` +
-    '(?:[^"\\\\\\x00-\\x1f\\ud800-\\udfff]|\\\\["\\\\/bfnrt]|\\\\u[0-9a-fA-F]{4}|[\\ud800-\\udbff][\\udc00-\\udfff])*' +
-    '"\\} *\\}$',
+    JSON_STRING_LITERAL.slice(1) + // the opening quote is the end of the prefix above
+    '\\} *\\}$',
 );
 
 const DIGIT_0 = 0x30;

@@ -1,12 +1,12 @@
 // Messages response → chat.completion (protocol.md §4.4; thinking → reasoning_content per interface.md).
 
-import { emptyUsage, mergeProviderUsage } from '../../metering/token-usage.js';
+import type { TokenUsage } from '../../metering/token-usage.js';
 import type { Message } from '../../wire/anthropic.js';
 import type { ChatCompletion, ToolCall } from '../../wire/openai.js';
 import type { TranslationWarning } from '../warnings.js';
 import { mapFinishReason } from './finish-reason.js';
 import { isRecord } from './invalid.js';
-import { chatUsageFrom, thinkingTokensOf } from './usage.js';
+import { answerUsages } from './usage.js';
 
 export { mapFinishReason } from './finish-reason.js';
 export { chatUsageFrom } from './usage.js';
@@ -14,7 +14,7 @@ export { chatUsageFrom } from './usage.js';
 export function translateMessageToCompletion(
   msg: Message,
   ctx: { created: number; model: string },
-): { completion: ChatCompletion; warnings: TranslationWarning[] } {
+): { completion: ChatCompletion; warnings: TranslationWarning[]; usage: TokenUsage | null } {
   const texts: string[] = [];
   const thinking: string[] = [];
   const toolCalls: ToolCall[] = [];
@@ -36,18 +36,16 @@ export function translateMessageToCompletion(
 
   const finish = mapFinishReason(typeof msg.stop_reason === 'string' ? msg.stop_reason : null);
   const warnings: TranslationWarning[] = finish.unknown ? [{ kind: 'finish_reason_unknown', detail: 'stop_reason' }] : [];
-  const usage = emptyUsage();
-  const providerUsage = isRecord(msg.usage) ? msg.usage : undefined;
-  if (providerUsage) mergeProviderUsage(usage, providerUsage);
+  const usage = answerUsages(msg.usage);
   const completion: ChatCompletion = {
     id: `chatcmpl-${msg.id}`,
     object: 'chat.completion',
     created: ctx.created,
     model: ctx.model,
     choices: [{ index: 0, message, logprobs: null, finish_reason: finish.reason }],
-    usage: chatUsageFrom(usage, providerUsage ? thinkingTokensOf(providerUsage) : undefined),
+    usage: usage.chat,
   };
-  return { completion, warnings };
+  return { completion, warnings, usage: usage.tokens };
 }
 
 function toolCallOf(block: Record<string, unknown>): ToolCall {

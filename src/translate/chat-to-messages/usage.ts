@@ -2,7 +2,8 @@
 // report the same numbers for the same conversation (interface.md).
 
 import type { CompletionUsage } from '../../wire/openai.js';
-import { totalInput, type TokenUsage } from '../../metering/token-usage.js';
+import { emptyUsage, mergeProviderUsage, totalInput, type TokenUsage } from '../../metering/token-usage.js';
+import { isRecord } from './invalid.js';
 
 /**
  * prompt = uncached + cache read + cache write (cached tokens are part of the prompt in the chat
@@ -25,4 +26,12 @@ export function chatUsageFrom(u: TokenUsage, reasoningTokens?: number): Completi
 export function thinkingTokensOf(u: { output_tokens_details?: { thinking_tokens?: number } | null }): number | undefined {
   const n = u.output_tokens_details?.thinking_tokens;
   return typeof n === 'number' ? n : undefined;
+}
+
+/** A non-streamed answer's `usage`, read once: what is metered (null: none reported) and what the client sees. */
+export function answerUsages(providerUsage: unknown): { tokens: TokenUsage | null; chat: CompletionUsage } {
+  if (!isRecord(providerUsage)) return { tokens: null, chat: chatUsageFrom(emptyUsage()) };
+  const tokens = emptyUsage();
+  mergeProviderUsage(tokens, providerUsage);
+  return { tokens, chat: chatUsageFrom(tokens, thinkingTokensOf(providerUsage)) };
 }

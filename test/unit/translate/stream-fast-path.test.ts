@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { ChatStreamTranslator } from '../../../src/translate/chat-to-messages/stream.js';
 import { bytewise, everySplit, providerFixtures } from '../sse/fixture-data.js';
 import { CREATED, MODEL, dataPayloads, translateSync, translator as defaultTranslator } from './stream-helpers.js';
+import { escapeEverything } from './json-escaping.js';
 
 const fast = () => new ChatStreamTranslator({ created: CREATED, model: MODEL, includeUsage: true });
 const slow = () => new ChatStreamTranslator({ created: CREATED, model: MODEL, includeUsage: true, fastDeltas: false });
@@ -18,20 +19,6 @@ const FIELD: Record<DeltaKind, [string, string]> = {
   thinking: ['thinking_delta', 'thinking'],
   input_json: ['input_json_delta', 'partial_json'],
 };
-
-/** A JSON string literal with every escape JSON allows used where it can be: \/, \uXXXX for all non-ASCII. */
-function escapeEverything(s: string): string {
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const ch = s[i]!;
-    if (ch === '/') out += '\\/';
-    else if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (c < 0x20 || c > 0x7e) out += `\\u${c.toString(16).padStart(4, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
 
 function event(type: string, data: string): string {
   return `event: ${type}\ndata: ${data}\n\n`;
