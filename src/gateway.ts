@@ -50,7 +50,8 @@ export function createGateway(rt: Runtime, extraRoutes: readonly Route[] = []): 
       }
       if (lifecycle.draining) res.setHeader('connection', 'close');
       const ctx = createContext(id, req, res, route.info, q === -1 ? '' : url.slice(q), performance.now());
-      res.once('close', () => {
+      // 'close' comes once per response: `on` spares the wrapper `once` would build.
+      res.on('close', () => {
         if (!res.writableFinished) ctx.cancellation.cancel();
       });
       lifecycle.inFlight++;

@@ -2,7 +2,11 @@
 // its max_tokens up front; once its response is over, the reservation is settled with what the
 // upstream reported. A key and customer without limits pass straight through.
 import { GatewayError } from '../errors/codes.js';
-import type { Stage } from '../pipeline/compose.js';
+import type { CatalogModel } from '../catalog/model.js';
+import type { RequestContext } from '../context.js';
+import type { Principal } from '../keys/principal.js';
+import type { Next, Stage } from '../pipeline/compose.js';
+import type { Limits } from '../ratelimit/limiter.js';
 import { retryAfterSeconds, setLimitHeaders } from '../ratelimit/headers.js';
 import { customerLimitsLookup, reservedTokens, usedTokens } from '../ratelimit/request-limits.js';
 import { resilienceOf } from '../resilience/services.js';
@@ -12,19 +16,23 @@ export function rateLimitStage(rt: Runtime): Stage {
   const { limiter } = resilienceOf(rt);
   const { metrics, logger } = rt;
   const customerLimits = customerLimitsLookup(rt.config.rateLimits.customers);
-  return async (ctx, next) => {
+  // Synchronous up to the decision that there is something to limit: an unlimited key costs no async frame.
+  return (ctx, next) => {
     const principal = ctx.principal;
     const surface = ctx.route.surface;
     if (principal === null || ctx.model === null || (surface !== 'messages' && surface !== 'chat')) return next(ctx);
     const customer = customerLimits(principal.customerName);
     if (principal.rpm === null && principal.tpm === null && customer === null) return next(ctx);
+    return limited(ctx, next, principal, surface, ctx.model, customer);
+  };
 
+  async function limited(ctx: RequestContext, next: Next, principal: Principal, surface: 'messages' | 'chat', model: CatalogModel, customer: Limits | null): Promise<void> {
     const pending = limiter.acquire({
       keyId: principal.keyId,
       keyLimits: principal,
       customerId: principal.customerId,
       customerLimits: customer,
-      tokens: reservedTokens(ctx.json as Record<string, unknown>, surface, ctx.model),
+      tokens: reservedTokens(ctx.json as Record<string, unknown>, surface, model),
     });
     const decision = pending instanceof Promise ? await pending : pending;
     setLimitHeaders(ctx.res, surface, decision.status, Date.now());
@@ -44,5 +52,5 @@ export function rateLimitStage(rt: Runtime): Stage {
         logger.warn({ reqId: ctx.id, err: err instanceof Error ? err.message : String(err) }, 'rate-limit settle failed');
       }
     }
-  };
+  }
 }
