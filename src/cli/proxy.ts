@@ -12,7 +12,7 @@ import { readyLine } from '../proxy/ready-line.js';
 import { startProxy } from '../proxy/start.js';
 import { ProxyUsageError } from '../proxy/usage-error.js';
 import { ArgError, processIo, runCommand, type CliIo } from './args.js';
-import type { SignalSource } from './simulator.js';
+import { untilStopped, type SignalSource } from './signals.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -58,18 +58,4 @@ function logTo(io: CliIo, level: string, key: string): Logger {
     },
   });
   return createLogger({ level, destination, secrets: [key, key.slice(key.lastIndexOf('_') + 1)] });
-}
-
-function untilStopped(signals: SignalSource): Promise<'SIGINT' | 'SIGTERM'> {
-  return new Promise((resolve) => {
-    const onInt = () => stop('SIGINT');
-    const onTerm = () => stop('SIGTERM');
-    const stop = (signal: 'SIGINT' | 'SIGTERM') => {
-      signals.off('SIGINT', onInt);
-      signals.off('SIGTERM', onTerm);
-      resolve(signal);
-    };
-    signals.once('SIGINT', onInt);
-    signals.once('SIGTERM', onTerm);
-  });
 }

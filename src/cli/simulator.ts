@@ -2,6 +2,7 @@
 // out-of-process benchmarks. Runs until SIGINT or SIGTERM, then closes and exits 0.
 import { startSimulator } from '../simulator/index.js';
 import { ArgError, parseCommandArgs, processIo, runCommand, type CliIo } from './args.js';
+import { untilStopped, type SignalSource } from './signals.js';
 
 const USAGE = 'model-gateway simulator [--port 9099] [--host 127.0.0.1] [--ttft-ms N] [--tokens-per-second N] [--reply-tokens N]';
 
@@ -13,12 +14,6 @@ const OPTIONS = {
   'reply-tokens': { type: 'string' },
 } as const;
 
-/** Where the stop signals come from; the process by default, an emitter in tests. */
-export interface SignalSource {
-  once(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
-  off(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
-}
-
 function nonNegativeInteger(flag: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
   const n = Number(value);
@@ -26,18 +21,6 @@ function nonNegativeInteger(flag: string, value: string | undefined, fallback: n
     throw new ArgError(`--${flag} must be an integer from 0 to ${max}, got "${value}"`);
   }
   return n;
-}
-
-function untilStopped(signals: SignalSource): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      signals.off('SIGINT', stop);
-      signals.off('SIGTERM', stop);
-      resolve();
-    };
-    signals.once('SIGINT', stop);
-    signals.once('SIGTERM', stop);
-  });
 }
 
 export async function runSimulator(argv: string[], io: CliIo = processIo, signals: SignalSource = process): Promise<number> {

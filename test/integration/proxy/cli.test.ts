@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { runProxy } from '../../../src/cli/proxy.js';
-import type { SignalSource } from '../../../src/cli/simulator.js';
+import type { SignalSource } from '../../../src/cli/signals.js';
 import { call } from '../../helpers/http.js';
 import { startHarness } from '../../helpers/harness.js';
 import { waitFor } from '../../helpers/wait.js';
