@@ -1,7 +1,7 @@
 // `model-gateway simulator`: the provider simulator as a standalone server, for demos and
 // out-of-process benchmarks. Runs until SIGINT or SIGTERM, then closes and exits 0.
 import { startSimulator } from '../simulator/index.js';
-import { ArgError, parseCommandArgs, processIo, runCommand, type CliIo } from './args.js';
+import { MAX_PORT, nonNegativeIntegerArg, parseCommandArgs, processIo, runCommand, type CliIo } from './args.js';
 import { untilStopped, type SignalSource } from './signals.js';
 
 const USAGE = 'model-gateway simulator [--port 9099] [--host 127.0.0.1] [--ttft-ms N] [--tokens-per-second N] [--reply-tokens N]';
@@ -14,26 +14,17 @@ const OPTIONS = {
   'reply-tokens': { type: 'string' },
 } as const;
 
-function nonNegativeInteger(flag: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n > max) {
-    throw new ArgError(`--${flag} must be an integer from 0 to ${max}, got "${value}"`);
-  }
-  return n;
-}
-
 export async function runSimulator(argv: string[], io: CliIo = processIo, signals: SignalSource = process): Promise<number> {
   return runCommand(io, 'simulator', async () => {
     const { values } = parseCommandArgs(argv, OPTIONS, USAGE);
-    const port = nonNegativeInteger('port', values.port, 9099, 65535);
+    const port = nonNegativeIntegerArg('port', values.port, 9099, MAX_PORT);
     const host = values.host ?? '127.0.0.1';
     const sim = await startSimulator({
       port,
       host,
-      ttftMs: nonNegativeInteger('ttft-ms', values['ttft-ms'], 0),
-      tokensPerSecond: nonNegativeInteger('tokens-per-second', values['tokens-per-second'], 0),
-      replyTokens: nonNegativeInteger('reply-tokens', values['reply-tokens'], 12),
+      ttftMs: nonNegativeIntegerArg('ttft-ms', values['ttft-ms'], 0),
+      tokensPerSecond: nonNegativeIntegerArg('tokens-per-second', values['tokens-per-second'], 0),
+      replyTokens: nonNegativeIntegerArg('reply-tokens', values['reply-tokens'], 12),
     });
     const stopped = untilStopped(signals);
     io.out(`simulator listening on ${sim.url}\n`);

@@ -1,6 +1,7 @@
 // `model-gateway proxy` arguments → settings. Errors never repeat an argument's value: a key pasted
 // into the wrong place must not be echoed to the terminal or a CI log.
 import { parseArgs } from 'node:util';
+import { integerInRange, MAX_PORT } from '../cli/args.js';
 import { parseGatewayUrl } from './gateway-url.js';
 import { ProxyUsageError } from './usage-error.js';
 
@@ -41,8 +42,8 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
 }
 
 function parsePort(raw: string): number {
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n > 65535) throw new ProxyUsageError('--port must be an integer from 0 to 65535');
+  const n = integerInRange(raw, 0, MAX_PORT);
+  if (n === undefined) throw new ProxyUsageError(`--port must be an integer from 0 to ${MAX_PORT}`);
   return n;
 }
 
