@@ -1,11 +1,12 @@
 // `model-gateway serve`: the gateway, until SIGTERM/SIGINT, then a graceful drain.
 import cluster from 'node:cluster';
-import { parseArgs } from 'node:util';
 import { parseWorkerCount } from '../cluster/worker-count.js';
 import { loadConfig } from '../config/config.js';
+import { parseCommandArgs } from './args.js';
 
 export async function runServe(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, host: { type: 'string' }, workers: { type: 'string' } }, strict: true });
+  // No usage line: a bad argument reads as node:util words it ("model-gateway: Unknown option '--x'. …", exit 1).
+  const { values } = parseCommandArgs(argv, { port: { type: 'string' }, host: { type: 'string' }, workers: { type: 'string' } });
   const env = { ...process.env };
   if (values.port !== undefined) env.PORT = values.port;
   if (values.host !== undefined) env.HOST = values.host;
