@@ -7,17 +7,16 @@ import { join } from 'node:path';
 import type { Window } from '../measure.js';
 import { measureWindow } from '../measure.js';
 import { parseOptions, UsageError } from '../options.js';
-import type { Summary } from '../percentiles.js';
-import { Samples } from '../percentiles.js';
+import type { ProbeTarget } from '../phases/latency.js';
+import { oneConnectionLatency } from '../phases/latency.js';
 import { rotate } from '../phases/scenarios.js';
-import { runProbe } from '../probe.js';
 import { machine } from '../report.js';
 import { combineWindows, MiB, round } from '../results.js';
 import type { TargetResult } from '../results.js';
 import type { Scenario } from '../scenarios.js';
 import { buildScenarios } from '../scenarios.js';
 import type { Endpoint } from '../targets.js';
-import { startProcesses, targetOf, UPSTREAM_KEY } from '../targets.js';
+import { requestFor, startProcesses, targetOf, UPSTREAM_KEY } from '../targets.js';
 import { installPeer, PEER_PACKAGE, PEER_VERSION, peerRequest, startPeer } from './peer.js';
 import type { PeerProcess } from './peer.js';
 
@@ -96,18 +95,14 @@ async function main(): Promise<number> {
   }
 }
 
-async function oneConnection(contenders: Record<Name, Contender>, probeSec: number, rounds: number) {
-  const samples = Object.fromEntries(NAMES.map((n) => [n, new Samples()])) as Record<Name, Samples>;
-  const probe = (name: Name, durationMs: number, maxRequests?: number) => {
+/** One-connection latency at each contender, warmed up with at most 300 requests each. */
+function oneConnection(contenders: Record<Name, Contender>, probeSec: number, rounds: number) {
+  const probed = (name: Name) => {
     const { endpoint, scenario } = contenders[name];
-    const request = endpoint.kind === 'gateway' ? scenario.gateway : scenario.direct;
-    return runProbe({ url: endpoint.url, request, expectStatus: 200, stream: null, durationMs, maxRequests });
+    return { url: endpoint.url, request: requestFor(scenario, endpoint.kind), expectStatus: 200 };
   };
-  for (const name of NAMES) await probe(name, probeSec * 1000, 300);
-  for (let r = 0; r < rounds; r++) for (const name of rotate(NAMES, r)) samples[name].addAll((await probe(name, probeSec * 1000)).latencyMs);
-  const summaries = Object.fromEntries(NAMES.map((n) => [n, samples[n].summary()])) as Record<Name, Summary>;
-  const added = (n: Name) => ({ p50: round(summaries[n].p50 - summaries.direct.p50, 3), p99: round(summaries[n].p99 - summaries.direct.p99, 3) });
-  return { targets: summaries, added: { passthrough: added('passthrough'), gateway: added('gateway'), peer: added('peer') } };
+  const probes = Object.fromEntries(NAMES.map((n) => [n, probed(n)])) as Record<Name, ProbeTarget>;
+  return oneConnectionLatency(probes, NAMES, { probeSec, rounds, warmupRequests: 300 });
 }
 
 type PeersResults = {

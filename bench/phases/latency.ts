@@ -4,7 +4,7 @@ import type { Summary } from '../percentiles.js';
 import { Samples } from '../percentiles.js';
 import { runProbe } from '../probe.js';
 import { round } from '../results.js';
-import type { Scenario } from '../scenarios.js';
+import type { RequestSpec, Scenario } from '../scenarios.js';
 import type { Processes, TargetName } from '../targets.js';
 import { requestFor, TARGETS, targetOf } from '../targets.js';
 import { rotate } from './scenarios.js';
@@ -13,7 +13,7 @@ export interface LatencyResult {
   scenario: string;
   targets: Record<TargetName, Summary>;
   /** Milliseconds over the simulator direct. */
-  added: Record<'passthrough' | 'gateway', { p50: number; p99: number }>;
+  added: Record<'passthrough' | 'gateway', Added>;
 }
 
 export interface LatencyPhaseOptions {
@@ -27,21 +27,59 @@ const WARMUP_REQUESTS = 500;
 export async function runLatencyPhase(p: Processes, scenarios: readonly Scenario[], opts: LatencyPhaseOptions): Promise<LatencyResult[]> {
   const results: LatencyResult[] = [];
   for (const scenario of scenarios) {
-    const samples: Record<TargetName, Samples> = { direct: new Samples(), passthrough: new Samples(), gateway: new Samples() };
-    const probe = (target: TargetName, durationMs: number, maxRequests?: number) =>
-      runProbe({ url: targetOf(p, target).url, request: requestFor(scenario, target), expectStatus: scenario.expectStatus, stream: null, durationMs, maxRequests });
-    for (const target of TARGETS) await probe(target, opts.probeSec * 1000, WARMUP_REQUESTS);
-    for (let r = 0; r < opts.rounds; r++) {
-      for (const target of rotate(TARGETS, r)) samples[target].addAll((await probe(target, opts.probeSec * 1000)).latencyMs);
-    }
-    const targets = { direct: samples.direct.summary(), passthrough: samples.passthrough.summary(), gateway: samples.gateway.summary() };
-    const added = (t: 'passthrough' | 'gateway') => ({
-      p50: round(targets[t].p50 - targets.direct.p50, 3),
-      p99: round(targets[t].p99 - targets.direct.p99, 3),
-    });
-    const result = { scenario: scenario.name, targets, added: { passthrough: added('passthrough'), gateway: added('gateway') } };
+    const contender = (target: TargetName): ProbeTarget => ({ url: targetOf(p, target).url, request: requestFor(scenario, target), expectStatus: scenario.expectStatus });
+    const measured = await oneConnectionLatency(
+      { direct: contender('direct'), passthrough: contender('passthrough'), gateway: contender('gateway') },
+      TARGETS,
+      { ...opts, warmupRequests: WARMUP_REQUESTS },
+    );
+    const result = { scenario: scenario.name, ...measured };
     opts.log(`latency ${scenario.name}: gateway adds p50 ${result.added.gateway.p50} ms, p99 ${result.added.gateway.p99} ms`);
     results.push(result);
   }
   return results;
+}
+
+/** What one probe at a contender sends and expects. */
+export interface ProbeTarget {
+  url: string;
+  request: RequestSpec;
+  expectStatus: number;
+}
+
+/** Milliseconds over the simulator direct. */
+export interface Added {
+  p50: number;
+  p99: number;
+}
+
+export interface OneConnectionOptions {
+  probeSec: number;
+  rounds: number;
+  /** The warm-up probe of each contender stops after this many requests (or probeSec). */
+  warmupRequests: number;
+}
+
+/**
+ * Each contender probed at one connection: a warm-up each, then `rounds` probes of each in an order that
+ * rotates each round. `added` is every contender's p50/p99 minus those of `direct` (the simulator itself).
+ */
+export async function oneConnectionLatency<N extends string>(
+  contenders: Record<'direct' | N, ProbeTarget>,
+  order: readonly ('direct' | N)[],
+  opts: OneConnectionOptions,
+): Promise<{ targets: Record<'direct' | N, Summary>; added: Record<Exclude<N, 'direct'>, Added> }> {
+  const samples = Object.fromEntries(order.map((n) => [n, new Samples()])) as Record<'direct' | N, Samples>;
+  const probe = (name: 'direct' | N, durationMs: number, maxRequests?: number) =>
+    runProbe({ ...contenders[name], stream: null, durationMs, maxRequests });
+  for (const name of order) await probe(name, opts.probeSec * 1000, opts.warmupRequests);
+  for (let r = 0; r < opts.rounds; r++) {
+    for (const name of rotate(order, r)) samples[name].addAll((await probe(name, opts.probeSec * 1000)).latencyMs);
+  }
+  const targets = Object.fromEntries(order.map((n) => [n, samples[n].summary()])) as Record<'direct' | N, Summary>;
+  const added = (n: 'direct' | N): Added => ({
+    p50: round(targets[n].p50 - targets.direct.p50, 3),
+    p99: round(targets[n].p99 - targets.direct.p99, 3),
+  });
+  return { targets, added: Object.fromEntries(order.filter((n) => n !== 'direct').map((n) => [n, added(n)])) as Record<Exclude<N, 'direct'>, Added> };
 }
