@@ -4,6 +4,7 @@ import type { ErrorCode } from './codes.js';
 import { ERRORS } from './codes.js';
 import type { ChatErrorBody } from '../wire/openai.js';
 import type { ErrorResponse } from '../wire/anthropic.js';
+import { endJson } from '../json-response.js';
 
 /** Which error format a route answers in. */
 export type ErrorFormat = 'messages' | 'chat';
@@ -28,12 +29,5 @@ export function renderError(format: ErrorFormat, code: ErrorCode, message: strin
 /** Answers with an error before any stage ran (no route, load shedding) or outside the gateway (the proxy). */
 export function writeErrorResponse(res: ServerResponse, requestId: string, format: ErrorFormat, code: ErrorCode, message: string): void {
   if (res.headersSent || res.destroyed) return;
-  const body = renderError(format, code, message, null);
-  res.writeHead(ERRORS[code].status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-    'request-id': requestId,
-    'x-request-id': requestId,
-  });
-  res.end(body);
+  endJson(res, ERRORS[code].status, renderError(format, code, message, null), { 'request-id': requestId, 'x-request-id': requestId });
 }

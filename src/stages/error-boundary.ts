@@ -1,6 +1,7 @@
 // Turns anything a later stage throws into an answer in the route's own error shape.
 import { GatewayError } from '../errors/codes.js';
 import { renderError } from '../errors/render.js';
+import { endJson } from '../json-response.js';
 import type { Stage } from '../pipeline/compose.js';
 import type { Runtime } from '../runtime.js';
 import type { RequestContext } from '../context.js';
@@ -28,8 +29,7 @@ export function sendError(ctx: RequestContext, err: GatewayError): void {
   if (res.destroyed) return;
   const body = renderError(ctx.route.errorFormat, err.code, err.message, err.param);
   if (err.headers) for (const name in err.headers) res.setHeader(name, err.headers[name] as string);
-  res.writeHead(err.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+  endJson(res, err.status, body);
 }
 
 function describe(err: unknown): { message: string; stack?: string } {

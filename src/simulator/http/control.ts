@@ -4,6 +4,7 @@
 //   PATCH  /_simulator/options  Partial<SimulatorOptions>
 // Control requests are not recorded and consume no fault.
 import type { ServerResponse } from 'node:http';
+import { endJson } from '../../json-response.js';
 import type { ModelInfo } from '../../wire/anthropic.js';
 import type { Fault, SimulatorOptions } from '../types.js';
 import { parseFault } from './faults.js';
@@ -20,9 +21,7 @@ function answer(res: ServerResponse, status: number, reason?: string): void {
     res.end();
     return;
   }
-  const text = JSON.stringify({ error: reason });
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
+  endJson(res, status, JSON.stringify({ error: reason }));
 }
 
 function isModelInfo(v: unknown): v is ModelInfo {

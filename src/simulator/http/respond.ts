@@ -2,6 +2,7 @@
 // headers so pass-through can be tested, errors as {"type":"error","error":{…},"request_id"}.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { ErrorResponse } from '../../wire/anthropic.js';
+import { endJson } from '../../json-response.js';
 import type { ApiFailure } from '../types.js';
 
 const ERROR_STATUS: Readonly<Record<string, number>> = {
@@ -73,14 +74,7 @@ export function baseHeaders(requestId: string): OutgoingHttpHeaders {
 }
 
 export function sendJson(res: ServerResponse, status: number, requestId: string, body: unknown, extra?: OutgoingHttpHeaders): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    ...baseHeaders(requestId),
-    ...extra,
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
+  endJson(res, status, JSON.stringify(body), { ...baseHeaders(requestId), ...extra });
 }
 
 export function errorBody(failure: ApiFailure, requestId: string): ErrorResponse {

@@ -1,6 +1,7 @@
 // The models lists: the chat surface's OpenAI list shape and the messages surface's provider shape,
 // each holding only the models the calling key may use.
 import type { CatalogModel } from '../../catalog/model.js';
+import { endJson } from '../../json-response.js';
 import type { Stage } from '../../pipeline/compose.js';
 import type { Runtime } from '../../runtime.js';
 import type { ModelsPage } from '../../wire/anthropic.js';
@@ -10,9 +11,7 @@ import type { RequestContext } from '../../context.js';
 export function listModelsStage(rt: Runtime, shape: 'openai' | 'provider'): Stage {
   return async (ctx) => {
     const models = visibleModels(rt.catalogue.list(), ctx);
-    const body = JSON.stringify(shape === 'openai' ? openAiList(models) : providerList(models));
-    ctx.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    ctx.res.end(body);
+    endJson(ctx.res, 200, JSON.stringify(shape === 'openai' ? openAiList(models) : providerList(models)));
   };
 }
 

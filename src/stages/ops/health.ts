@@ -1,14 +1,12 @@
 // Liveness, readiness and the Prometheus scrape endpoint.
+import { endJson } from '../../json-response.js';
 import type { Stage } from '../../pipeline/compose.js';
 import { resilienceOf } from '../../resilience/services.js';
 import type { Runtime } from '../../runtime.js';
 
 function json(status: number, body: unknown): Stage {
   const text = JSON.stringify(body);
-  return async (ctx) => {
-    ctx.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-    ctx.res.end(text);
-  };
+  return async (ctx) => endJson(ctx.res, status, text);
 }
 
 export const healthzStage: Stage = json(200, { status: 'ok' });
@@ -29,8 +27,7 @@ export function readyzStage(rt: Runtime): Stage {
       // load balancer would not help.
       circuits: { [breaker.name]: breaker.state },
     });
-    ctx.res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    ctx.res.end(body);
+    endJson(ctx.res, ready ? 200 : 503, body);
   };
 }
 
