@@ -3,6 +3,7 @@
 // provider's error in the chat error shape with the same status.
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { RequestContext } from '../../context.js';
+import { endJson } from '../../json-response.js';
 import { chatErrorFrames, streamFailureOf } from '../../errors/stream-frames.js';
 import type { Stage } from '../../pipeline/compose.js';
 import type { Runtime } from '../../runtime.js';
@@ -98,8 +99,5 @@ function copyRetryAfter(from: Record<string, string | string[] | undefined>, to:
 }
 
 function writeJson(ctx: RequestContext, status: number, headers: OutgoingHttpHeaders, body: string): void {
-  headers['content-type'] = 'application/json';
-  headers['content-length'] = Buffer.byteLength(body);
-  ctx.res.writeHead(status, headers);
-  ctx.res.end(body);
+  endJson(ctx.res, status, body, headers);
 }
