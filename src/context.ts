@@ -6,8 +6,8 @@ import type { Principal } from './keys/key-cache.js';
 import type { TokenUsage } from './metering/token-usage.js';
 import { emptyUsage } from './metering/token-usage.js';
 import type { Outcome, Surface } from './observability/metrics.js';
+import type { ReplayableRequest } from './resilience/fallback.js';
 import { Cancellation } from './upstream/cancellation.js';
-import type { UpstreamRequest } from './upstream/client.js';
 import type { ProviderAnswer } from './upstream/exchange.js';
 import type { TranslationWarning } from './translate/chat-to-messages/request.js';
 
@@ -34,7 +34,7 @@ export interface RequestContext {
   /** The parsed body, for routes that read it. */
   json: unknown;
   /** What the upstream stage sends: built by the surface's preparation stage. */
-  upstreamRequest: UpstreamRequest | null;
+  upstreamRequest: ReplayableRequest | null;
   upstreamResponse: ProviderAnswer | null;
   /** The requested model name as the client wrote it. */
   requestedModel: string | null;

@@ -4,6 +4,12 @@
 import type { CatalogModel } from '../catalog/model.js';
 import type { UpstreamRequest } from '../upstream/client.js';
 
+/**
+ * What the gateway sends through the resilient caller: a body held whole in memory, so a retry or a
+ * fallback can send it again. (Only the local proxy streams a body, and it does not retry.)
+ */
+export type ReplayableRequest = Omit<UpstreamRequest, 'body'> & { body: Buffer | string };
+
 export interface ModelLookup {
   resolve(name: string): CatalogModel | null;
 }
@@ -25,9 +31,8 @@ export function fallbacksOf(model: CatalogModel, catalogue: ModelLookup, allowed
  * The same request for another model: `model` replaced, and the sampling fields the new model does
  * not accept left out (the provider would refuse them). Null when the body is not a JSON object.
  */
-export function readdressed(request: UpstreamRequest, model: CatalogModel): UpstreamRequest | null {
+export function readdressed(request: ReplayableRequest, model: CatalogModel): ReplayableRequest | null {
   const raw = request.body;
-  if (!isReplayable(raw) || raw === undefined) return null;
   let body: unknown;
   try {
     body = JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8'));
@@ -41,9 +46,4 @@ export function readdressed(request: UpstreamRequest, model: CatalogModel): Upst
   if (!model.accepts.topP) delete fields.top_p;
   if (!model.accepts.topK) delete fields.top_k;
   return { ...request, body: JSON.stringify(fields) };
-}
-
-/** A body held in memory can be sent again; a stream cannot. */
-export function isReplayable(body: UpstreamRequest['body']): body is Buffer | string | undefined {
-  return body === undefined || typeof body === 'string' || Buffer.isBuffer(body);
 }

@@ -12,13 +12,13 @@ import type { AnswerHeaders, ProviderAnswer } from '../upstream/exchange.js';
 import { ExchangeCancelled } from '../upstream/exchange.js';
 import type { CircuitBreaker, Permit } from './circuit-breaker.js';
 import { isFailureStatus } from './circuit-breaker.js';
-import type { ModelLookup } from './fallback.js';
-import { fallbacksOf, isReplayable, readdressed } from './fallback.js';
+import type { ModelLookup, ReplayableRequest } from './fallback.js';
+import { fallbacksOf, readdressed } from './fallback.js';
 import type { RetryPolicy } from './retry-policy.js';
 import { isRetryableStatus } from './retry-policy.js';
 
 export interface CallPlan {
-  request: UpstreamRequest;
+  request: ReplayableRequest;
   /** The client going away stops the call, a pause between attempts included. */
   cancellation: Cancellation;
   /** The model addressed; null = no fallbacks. */
@@ -59,7 +59,6 @@ export class ResilientCaller {
   ) {}
 
   async call(plan: CallPlan): Promise<CallOutcome> {
-    if (!isReplayable(plan.request.body)) return this.once(plan.request, plan.cancellation);
     const deadline = this.now() + this.policy.deadlineMs;
     let request = plan.request;
     let model = plan.model;
@@ -83,19 +82,6 @@ export class ResilientCaller {
     }
   }
 
-  /** A streamed body cannot be sent twice: one attempt, still guarded and counted by the breaker. */
-  private async once(request: UpstreamRequest, cancellation: Cancellation): Promise<CallOutcome> {
-    const permit = this.breaker.allow();
-    if (permit === null) return { kind: 'circuit_open', retryAfterMs: this.breaker.retryAfterMs() };
-    try {
-      const response = await this.upstream.exchange(request, cancellation);
-      this.report(permit, response.statusCode);
-      return { kind: 'response', response, model: null };
-    } catch (err) {
-      return this.failed(err, permit);
-    }
-  }
-
   private failed(err: unknown, permit: Permit): CallOutcome & { kind: 'failed' | 'cancelled' } {
     const failure = classifyUpstreamFailure(err);
     if (failure === 'cancelled') {
@@ -108,7 +94,7 @@ export class ResilientCaller {
   }
 
   /** Tries one model until it answers for good, retries run out, or the deadline or circuit stops it. */
-  private async attempts(request: UpstreamRequest, cancellation: Cancellation, deadline: number): Promise<ModelOutcome> {
+  private async attempts(request: ReplayableRequest, cancellation: Cancellation, deadline: number): Promise<ModelOutcome> {
     for (let attempt = 0; ; attempt++) {
       const permit = this.breaker.allow();
       if (permit === null) return { kind: 'circuit_open', retryAfterMs: this.breaker.retryAfterMs() };
