@@ -1,9 +1,9 @@
 // The request-path authenticator: every key in memory, kept current by polling the store's change version.
 // A hit costs one SHA-256 and a map lookup; the store is touched only for ids not seen yet.
+import { TokenBucket } from '../ratelimit/token-bucket.js';
 import { parseKey, secretMatches, type ParsedKey } from './key-format.js';
 import type { KeyChange, KeyStore } from './key-store.js';
 import { LastUsedBuffer } from './last-used.js';
-import { LookupBudget } from './lookup-budget.js';
 import { NegativeCache } from './negative-cache.js';
 import { principalOf, type Principal } from './principal.js';
 
@@ -79,7 +79,8 @@ export class KeyCache {
    */
   private readonly verified = new Map<string, { publicId: string; entry: Entry }>();
   private readonly negative: NegativeCache;
-  private readonly budget: LookupBudget;
+  /** Caps how often unknown ids may reach the store, so a flood of random keys costs memory only. */
+  private readonly budget: TokenBucket;
   private readonly lookups = new Map<string, Promise<void>>();
   private readonly lastUsed: LastUsedBuffer;
   private readonly now: () => number;
@@ -99,7 +100,7 @@ export class KeyCache {
     this.lastUsedFlushMs = opts.lastUsedFlushMs ?? 5000;
     this.onError = opts.onError ?? (() => {});
     this.negative = new NegativeCache(opts.negativeTtlMs ?? 60_000, opts.negativeMax ?? 10_000, this.now);
-    this.budget = new LookupBudget(opts.missLookupsPerSecond ?? 50, this.now);
+    this.budget = new TokenBucket(opts.missLookupsPerSecond ?? 50, 1000, this.now());
     this.lastUsed = new LastUsedBuffer(store);
   }
 
@@ -140,7 +141,7 @@ export class KeyCache {
     if (this.entries.has(publicId) || this.negative.has(publicId)) return Promise.resolve();
     const running = this.lookups.get(publicId);
     if (running) return running;
-    if (!this.budget.take()) {
+    if (!this.budget.takeOne(this.now())) {
       this.stats.lookupsRefused++;
       return Promise.resolve();
     }

@@ -32,7 +32,7 @@ export class AuthThrottle {
       bucket = new TokenBucket(this.failuresPerMinute, MINUTE_MS, now);
       this.buckets.set(group, bucket);
     }
-    if (bucket.available(now) >= 1) bucket.take(1, now);
+    bucket.takeOne(now);
   }
 
   get size(): number {

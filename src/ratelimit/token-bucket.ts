@@ -52,6 +52,13 @@ export class TokenBucket {
     this.level = Math.min(this.cap, this.level - amount);
   }
 
+  /** Takes one token when a whole one is there; false (and nothing taken) when not. */
+  takeOne(now: number): boolean {
+    if (this.available(now) < 1) return false;
+    this.level -= 1;
+    return true;
+  }
+
   isFull(now: number): boolean {
     return this.available(now) >= this.cap;
   }

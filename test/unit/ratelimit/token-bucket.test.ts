@@ -54,3 +54,14 @@ t.test('a clock that goes backwards changes nothing', async (t) => {
   b.take(5, 10_000);
   t.equal(b.available(5_000), 5);
 });
+
+t.test('takeOne takes a whole token or nothing', async (t) => {
+  const b = new TokenBucket(2, 1000, 0);
+  t.ok(b.takeOne(0));
+  t.ok(b.takeOne(0));
+  t.notOk(b.takeOne(0), 'empty');
+  t.equal(b.available(0), 0, 'a refusal takes nothing');
+  t.notOk(b.takeOne(400), 'a part token is not enough');
+  t.ok(b.takeOne(600), 'a whole token again after more than half the window');
+  t.ok(b.available(600) < 1, 'and it was taken');
+});
