@@ -16,7 +16,11 @@ export type WarningKind =
 
 export interface TranslationWarning {
   kind: WarningKind;
-  /** The field concerned, as a request path (`temperature`, `messages[2].name`). Header-safe ASCII. */
+  /**
+   * The field concerned, as a request path (`temperature`, `messages[2].name`): never empty, header-safe
+   * ASCII without `,` or `:`, so the header lists it as it is. A detail taken from the client's JSON
+   * goes through safeDetail; the gateway's own paths are safe as written.
+   */
   detail: string;
 }
 
@@ -25,6 +29,7 @@ const MAX_DETAIL = 80;
 
 /** Client-chosen field names end up in a response header: keep them short and plain. */
 export function safeDetail(field: string): string {
+  if (field.length === 0) return '?';
   const clean = field.replace(UNSAFE_DETAIL, '?');
   return clean.length > MAX_DETAIL ? clean.slice(0, MAX_DETAIL) + '...' : clean;
 }

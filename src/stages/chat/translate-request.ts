@@ -43,9 +43,7 @@ export function applyTranslation(ctx: RequestContext, upstreamKey: string | null
   };
 }
 
-const SAFE_DETAIL = /^[A-Za-z0-9_.[\]-]{1,80}$/;
-
-/** Details come from client field names: anything that is not a plain field path is not echoed into a header. */
+/** Details are header-safe where the warning is made (safeDetail), so they are listed as they are. */
 export function warningsHeaderValue(warnings: readonly TranslationWarning[]): string {
-  return warnings.map((w) => (SAFE_DETAIL.test(w.detail) ? `${w.kind}:${w.detail}` : w.kind)).join(', ');
+  return warnings.map((w) => `${w.kind}:${w.detail}`).join(', ');
 }
