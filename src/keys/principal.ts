@@ -22,6 +22,7 @@ export function principalOf(record: KeyRecord): Principal {
   });
 }
 
-export function mayUseModel(principal: Principal, model: string): boolean {
-  return principal.allowedModels === null || principal.allowedModels.has(model);
+/** The key's allow-list, by catalogue id. No principal (a route that authenticates no key) limits nothing. */
+export function mayUseModel(principal: Principal | null, modelId: string): boolean {
+  return principal === null || principal.allowedModels === null || principal.allowedModels.has(modelId);
 }

@@ -2,6 +2,8 @@
 // the catalogue may name others to try in order; the request is re-addressed to the next one the
 // key may use.
 import type { CatalogModel } from '../catalog/model.js';
+import type { Principal } from '../keys/principal.js';
+import { mayUseModel } from '../keys/principal.js';
 import type { UpstreamRequest } from '../upstream/client.js';
 
 /**
@@ -15,12 +17,12 @@ export interface ModelLookup {
 }
 
 /** The models to try after `model`, in catalogue order: known, allowed for the key, each once. */
-export function fallbacksOf(model: CatalogModel, catalogue: ModelLookup, allowed: ReadonlySet<string> | null): CatalogModel[] {
+export function fallbacksOf(model: CatalogModel, catalogue: ModelLookup, principal: Principal | null): CatalogModel[] {
   const out: CatalogModel[] = [];
   const seen = new Set([model.id]);
   for (const name of model.fallbacks) {
     const next = catalogue.resolve(name);
-    if (next === null || seen.has(next.id) || (allowed !== null && !allowed.has(next.id))) continue;
+    if (next === null || seen.has(next.id) || !mayUseModel(principal, next.id)) continue;
     seen.add(next.id);
     out.push(next);
   }

@@ -4,6 +4,7 @@
 // before the first byte goes to the client, so a retry is never visible except as latency.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CatalogModel } from '../catalog/model.js';
+import type { Principal } from '../keys/principal.js';
 import type { UpstreamErrorKind } from '../observability/metrics.js';
 import type { Cancellation } from '../upstream/cancellation.js';
 import type { UpstreamFailureKind, UpstreamRequest } from '../upstream/client.js';
@@ -24,7 +25,8 @@ export interface CallPlan {
   /** The model addressed; null = no fallbacks. */
   model: CatalogModel | null;
   allowFallback: boolean;
-  allowedModels: ReadonlySet<string> | null;
+  /** Whose key the call is for: fallbacks stay within the models it may use. */
+  principal: Principal | null;
 }
 
 export type CallOutcome =
@@ -70,7 +72,7 @@ export class ResilientCaller {
       if (!outcome.exhausted || !plan.allowFallback || model === null || this.breaker.state === 'open') {
         return { kind: 'response', response, model };
       }
-      fallbacks ??= fallbacksOf(model, this.catalogue, plan.allowedModels);
+      fallbacks ??= fallbacksOf(model, this.catalogue, plan.principal);
       const next = fallbacks.shift();
       const nextRequest = next === undefined ? null : readdressed(plan.request, next);
       if (next === undefined || nextRequest === null) return { kind: 'response', response, model };

@@ -25,7 +25,7 @@ export function callUpstreamStage(rt: Runtime, options: { allowFallback: boolean
       cancellation: ctx.cancellation,
       model: ctx.model,
       allowFallback,
-      allowedModels: ctx.principal?.allowedModels ?? null,
+      principal: ctx.principal,
     });
     if (result.kind === 'cancelled') {
       ctx.outcome = 'client_cancelled';

@@ -1,5 +1,6 @@
 // Finds the requested model in the catalogue and checks the key may use it, before any upstream call.
 import { GatewayError } from '../errors/codes.js';
+import { mayUseModel } from '../keys/principal.js';
 import type { Stage } from '../pipeline/compose.js';
 import type { Runtime } from '../runtime.js';
 
@@ -21,8 +22,7 @@ export function resolveModelStage(rt: Runtime): Stage {
     if (model === null) {
       throw new GatewayError('model_not_found', `The model "${clip(name)}" does not exist or is not served by this gateway.`, { param: 'model' });
     }
-    const allowed = ctx.principal?.allowedModels;
-    if (allowed && !allowed.has(model.id)) {
+    if (!mayUseModel(ctx.principal, model.id)) {
       throw new GatewayError('model_not_allowed', `This API key may not use the model "${model.id}".`, { param: 'model' });
     }
     ctx.model = model;

@@ -7,6 +7,7 @@ import type { Runtime } from '../../runtime.js';
 import type { ModelsPage } from '../../wire/anthropic.js';
 import type { ModelList } from '../../wire/openai.js';
 import type { RequestContext } from '../../context.js';
+import { mayUseModel } from '../../keys/principal.js';
 
 export function listModelsStage(rt: Runtime, shape: 'openai' | 'provider'): Stage {
   return async (ctx) => {
@@ -16,8 +17,8 @@ export function listModelsStage(rt: Runtime, shape: 'openai' | 'provider'): Stag
 }
 
 function visibleModels(all: readonly CatalogModel[], ctx: RequestContext): CatalogModel[] {
-  const allowed = ctx.principal?.allowedModels;
-  return allowed ? all.filter((m) => allowed.has(m.id)) : all.slice();
+  const { principal } = ctx;
+  return all.filter((m) => mayUseModel(principal, m.id));
 }
 
 function openAiList(models: CatalogModel[]): ModelList {

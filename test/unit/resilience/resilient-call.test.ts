@@ -58,7 +58,7 @@ async function rig(t: Test, retry: Partial<RetrySettings> = {}, breakerFailures 
         cancellation: opts.cancellation ?? new Cancellation(),
         model,
         allowFallback: opts.allowFallback ?? true,
-        allowedModels: opts.allowed ?? null,
+        principal: opts.allowed ? { keyId: 'k', customerId: 'c', customerName: 'c', allowedModels: opts.allowed, rpm: null, tpm: null } : null,
       });
     },
   };
