@@ -1,5 +1,7 @@
 // The only reader of process.env: settings are parsed and validated once, then frozen.
 import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
+import { parseDatabaseUrl } from '../db/database-url.js';
 
 export interface Limits {
   bodyBytes: number;
@@ -64,12 +66,10 @@ function text(env: Env, name: string): string | null {
   return raw === undefined || raw.trim() === '' ? null : raw.trim();
 }
 
+/** The database file's folder, where the generated admin token is kept; './data' when there is no file. */
 function dataDirOf(databaseUrl: string): string {
-  if (!databaseUrl.startsWith('file:')) return './data';
-  const path = databaseUrl.slice('file:'.length);
-  if (path === '' || path.startsWith(':memory:')) return './data';
-  const slash = path.lastIndexOf('/');
-  return slash <= 0 ? '.' : path.slice(0, slash);
+  const target = parseDatabaseUrl(databaseUrl);
+  return target.kind === 'sqlite' && target.path !== ':memory:' ? dirname(target.path) : './data';
 }
 
 function baseUrl(raw: string | null): string | null {
