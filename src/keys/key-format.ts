@@ -8,7 +8,6 @@ export const PUBLIC_ID_LENGTH = 16;
 export const SECRET_LENGTH = 43;
 
 const KEY_PATTERN = new RegExp(`^${KEY_TAG}_([0-9A-Za-z]{${PUBLIC_ID_LENGTH}})_([0-9A-Za-z]{${SECRET_LENGTH}})$`);
-const PUBLIC_ID_PATTERN = new RegExp(`^[0-9A-Za-z]{${PUBLIC_ID_LENGTH}}$`);
 
 export interface ParsedKey {
   publicId: string;
@@ -37,10 +36,6 @@ export function generateKey(): { key: string; publicId: string; secret: string }
 export function parseKey(raw: string): ParsedKey | null {
   const match = KEY_PATTERN.exec(raw);
   return match ? { publicId: match[1], secret: match[2] } : null;
-}
-
-export function isPublicId(s: string): boolean {
-  return PUBLIC_ID_PATTERN.test(s);
 }
 
 /** What lists show in place of the key: enough to recognise it, nothing of the secret. */

@@ -32,7 +32,6 @@ export const UPSTREAM_ERROR_KINDS: readonly UpstreamErrorKind[] = ['connect', 't
 export const AUTH_FAILURE_REASONS = ['missing', 'malformed', 'unknown', 'revoked', 'expired', 'throttled'] as const;
 export const RATE_LIMIT_SCOPES: readonly RateLimitScope[] = ['key', 'customer', 'auth'];
 export const CIRCUIT_STATES: readonly CircuitState[] = ['closed', 'open', 'half_open'];
-export const TOKEN_TYPES = ['input', 'output', 'cache_read', 'cache_write'] as const;
 
 export const METRIC_PREFIX = 'model_gateway_';
 

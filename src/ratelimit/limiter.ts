@@ -32,10 +32,8 @@ export interface LimitStatus {
   tokens: LimitWindow | null;
 }
 
-/** What an accepted request holds until it settles; each implementation extends it. */
-export interface Reservation {
-  readonly tokens: number;
-}
+/** What an accepted request holds until it settles: opaque to the caller, each implementation's own. */
+export interface Reservation {}
 
 export type LimitDecision =
   | { allowed: true; reservation: Reservation; status: LimitStatus }

@@ -15,7 +15,6 @@ interface Buckets {
 
 class MemoryReservation implements Reservation {
   constructor(
-    readonly tokens: number,
     readonly keyId: string,
     readonly keyTokens: number,
     readonly customerId: string,
@@ -47,7 +46,7 @@ export class MemoryRateLimiter implements RateLimiter {
     }
     take(key, keyTokens, now);
     take(customer, customerTokens, now);
-    const reservation = new MemoryReservation(r.tokens, r.keyId, keyTokens, r.customerId, customerTokens, r.keyLimits, r.customerLimits);
+    const reservation = new MemoryReservation(r.keyId, keyTokens, r.customerId, customerTokens, r.keyLimits, r.customerLimits);
     return { allowed: true, reservation, status: statusOf(key, customer, now) };
   }
 

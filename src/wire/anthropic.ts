@@ -124,10 +124,6 @@ export interface CountTokensRequest {
   thinking?: ThinkingConfig;
 }
 
-export interface CountTokensResponse {
-  input_tokens: number;
-}
-
 // ---- responses ----
 
 export interface TextBlock {
