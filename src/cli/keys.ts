@@ -3,6 +3,7 @@
 import { withDatabase } from '../db/with-database.js';
 import { KEY_TAG, parseKey } from '../keys/key-format.js';
 import type { KeyRecord, KeyStore } from '../keys/key-store.js';
+import { keyStatus } from '../keys/key-status.js';
 import { SqliteKeyStore } from '../keys/sqlite-key-store.js';
 import { ArgError, parseCommandArgs, positiveIntegerArg, processIo, runCommand, type CliIo } from './args.js';
 import { formatTable, json, shortTime } from './output.js';
@@ -88,11 +89,6 @@ function keyIdOf(arg: string): string {
   return arg.startsWith(`${KEY_TAG}_`) ? arg.slice(KEY_TAG.length + 1) : arg;
 }
 
-function statusOf(key: KeyRecord, now: number): string {
-  if (key.status === 'active' && key.expiresAt !== null && Date.parse(key.expiresAt) <= now) return 'expired';
-  return key.status;
-}
-
 function keyTable(keys: KeyRecord[], now: number): string {
   if (keys.length === 0) return 'no keys\n';
   return formatTable(
@@ -105,7 +101,7 @@ function keyTable(keys: KeyRecord[], now: number): string {
       shortTime(k.createdAt),
       shortTime(k.lastUsedAt),
       shortTime(k.expiresAt),
-      statusOf(k, now),
+      keyStatus(k, now),
     ]),
   );
 }

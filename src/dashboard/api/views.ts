@@ -1,12 +1,12 @@
 // What the admin API shows of stored records: never a secret, never a hash.
 import type { Customer, KeyRecord } from '../../keys/key-store.js';
+import { keyStatus, type ShownKeyStatus } from '../../keys/key-status.js';
 import type { DashboardUser } from '../auth/user-store.js';
 
-/** A key as the API shows it: the record without its customer fields; 'expired' is derived (an active key past its expiry). */
-export type KeyView = Omit<KeyRecord, 'customerId' | 'customerName' | 'status'> & { status: 'active' | 'revoked' | 'expired' };
+/** A key as the API shows it: the record without its customer fields, its status as shown (keyStatus). */
+export type KeyView = Omit<KeyRecord, 'customerId' | 'customerName' | 'status'> & { status: ShownKeyStatus };
 
 export function keyView(record: KeyRecord, now: number = Date.now()): KeyView {
-  const expired = record.status === 'active' && record.expiresAt !== null && Date.parse(record.expiresAt) <= now;
   return {
     id: record.id,
     name: record.name,
@@ -17,7 +17,7 @@ export function keyView(record: KeyRecord, now: number = Date.now()): KeyView {
     allowedModels: record.allowedModels,
     rpm: record.rpm,
     tpm: record.tpm,
-    status: expired ? 'expired' : record.status,
+    status: keyStatus(record, now),
     revokedAt: record.revokedAt,
   };
 }
