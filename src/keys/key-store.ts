@@ -44,6 +44,7 @@ export interface KeyChange {
 
 export interface KeyStore {
   createCustomer(name: string): Promise<Customer>;
+  getCustomer(id: string): Promise<Customer | null>;
   getCustomerByName(name: string): Promise<Customer | null>;
   listCustomers(): Promise<Customer[]>;
   /** Returns the full key; it exists nowhere else afterwards. */

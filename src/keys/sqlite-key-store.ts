@@ -94,6 +94,11 @@ export class SqliteKeyStore implements KeyStore {
     }
   }
 
+  async getCustomer(id: string): Promise<Customer | null> {
+    const row = this.sql.customerById.get(id);
+    return row ? toCustomer(row) : null;
+  }
+
   async getCustomerByName(name: string): Promise<Customer | null> {
     const row = this.sql.customerByName.get(name.trim());
     return row ? toCustomer(row) : null;

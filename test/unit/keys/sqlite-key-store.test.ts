@@ -113,3 +113,13 @@ t.test('findByPublicId returns the record with its hash', async (t) => {
   t.same(found?.secretHash, hashSecret(parseKey(key)?.secret ?? ''));
   t.equal(await store.findByPublicId('zzzzzzzzzzzzzzzz'), null);
 });
+
+t.test('getCustomer finds a customer by id; an unknown id is null', async (t) => {
+  const { store } = openStore(t);
+  const acme = await store.createCustomer('acme');
+  const other = await store.createCustomer('other');
+  t.same(await store.getCustomer(acme.id), acme);
+  t.same(await store.getCustomer(other.id), other);
+  t.equal(await store.getCustomer('cus_nope'), null);
+  t.equal(await store.getCustomer('acme'), null, 'a name is not an id');
+});
