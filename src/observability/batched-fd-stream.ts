@@ -3,10 +3,16 @@
 // byte length on every write, which made it most of the access line's cost (~3.5 of ~6 µs a line in
 // bench/micro/log-line); here a line costs one UTF-8 encode into a buffer that is already there.
 //
-// Writes are asynchronous (a thread-pool job per batch, never per line), one at a time, in order.
-// While one is in flight new lines fill the next buffer. A batch goes out when it reaches
-// `minBytes`, when `flushEveryMs` passes, on flush(), and synchronously on process exit.
-import { write, writeSync } from 'node:fs';
+// A batch goes out when it reaches `minBytes`, when `flushEveryMs` passes, on flush(), and
+// synchronously on process exit. How depends on what the descriptor is:
+//   - a regular file or a device that is not a terminal (/dev/null): written at once, synchronously.
+//     Such a write never waits for a reader, and it costs less than handing it to the thread pool
+//     (16 KiB: 2 µs to /dev/null, 7 µs to a file, against 9–14 µs of main-thread time to submit an
+//     asynchronous write on these machines);
+//   - a pipe, a socket or a terminal, whose reader may be slow: asynchronously, one batch at a time,
+//     in order, new lines filling the next buffer meanwhile, so a full pipe never stalls the loop.
+import { fstatSync, write, writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
 
 export interface BatchedFdStreamOptions {
   fd: number;
@@ -34,8 +40,11 @@ export class BatchedFdStream {
   private readonly timer: NodeJS.Timeout;
   private readonly onExit = () => this.flushSync();
   private flushWaiters: Array<(err?: Error) => void> = [];
+  /** Whether batches are written synchronously (see the top of this file). */
+  readonly writesInline: boolean;
 
   constructor(private readonly opts: BatchedFdStreamOptions) {
+    this.writesInline = neverWaitsForReader(opts.fd);
     this.capacity = opts.minBytes + 3 * LINE_ROOM;
     this.current = Buffer.allocUnsafe(this.capacity);
     this.timer = setInterval(() => this.flush(), opts.flushEveryMs).unref();
@@ -55,14 +64,22 @@ export class BatchedFdStream {
     }
     this.used += this.current.write(line, this.used);
     if (this.used >= this.opts.minBytes) {
-      this.seal();
-      this.pump();
+      if (this.writesInline) this.flushSync();
+      else {
+        this.seal();
+        this.pump();
+      }
     }
     return true;
   }
 
   /** Starts writing everything pending; `done` runs once it is all written (or the write failed). */
   flush(done?: (err?: Error) => void): void {
+    if (this.writesInline) {
+      this.flushSync();
+      done?.();
+      return;
+    }
     this.seal();
     if (done !== undefined) {
       if (this.inFlight === null && this.queued.length === 0) done();
@@ -73,13 +90,15 @@ export class BatchedFdStream {
 
   /** Writes what has not been handed to the kernel yet, blocking: for process exit. */
   flushSync(): void {
-    this.seal();
     if (this.retrying && this.inFlight !== null) {
       this.queued.unshift(this.inFlight);
       this.inFlight = null;
       this.retrying = false;
     }
     for (const batch of this.queued.splice(0)) writeAllSync(this.opts.fd, batch);
+    // The current buffer last, and kept: written in place, it is free again at once.
+    if (this.used > 0) writeAllSync(this.opts.fd, this.current.subarray(0, this.used));
+    this.used = 0;
   }
 
   /** Stops the timer and the exit hook; what is pending is written synchronously. */
@@ -98,15 +117,17 @@ export class BatchedFdStream {
   }
 
   private pump(): void {
+    if (this.writesInline) return this.flushSync();
     if (this.inFlight !== null) return;
     const batch = this.queued.shift();
-    if (batch === undefined) {
-      const waiters = this.flushWaiters;
-      this.flushWaiters = [];
-      for (const w of waiters) w();
-      return;
-    }
+    if (batch === undefined) return this.settleWaiters();
     this.send(batch);
+  }
+
+  private settleWaiters(err?: Error): void {
+    const waiters = this.flushWaiters;
+    this.flushWaiters = [];
+    for (const w of waiters) w(err);
   }
 
   private send(batch: Buffer): void {
@@ -126,10 +147,7 @@ export class BatchedFdStream {
         }
         this.inFlight = null;
         this.queued.length = 0;
-        const waiters = this.flushWaiters;
-        this.flushWaiters = [];
-        for (const w of waiters) w(err);
-        return;
+        return this.settleWaiters(err);
       }
       if (written < batch.length) return this.send(batch.subarray(written));
       this.inFlight = null;
@@ -137,6 +155,15 @@ export class BatchedFdStream {
       if (batch.buffer.byteLength === this.capacity && batch.byteOffset === 0 && this.spare.length < 2) this.spare.push(Buffer.from(batch.buffer, 0, this.capacity));
       this.pump();
     });
+  }
+}
+
+function neverWaitsForReader(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFile() || (stat.isCharacterDevice() && !isatty(fd));
+  } catch {
+    return false;
   }
 }
 

@@ -36,6 +36,32 @@ t.test('small lines wait for the batch size, then go out in order', async (t) =>
   t.equal(read(), `one\n${lines.join('')}`);
 });
 
+t.test('files and /dev/null are written in place; pipes asynchronously', async (t) => {
+  const { stream, read } = fileStream(t, { minBytes: 100, flushEveryMs: 60_000 });
+  t.equal(stream.writesInline, true, 'a regular file');
+  stream.write(`${'z'.repeat(120)}\n`);
+  t.equal(read().length, 121, 'the batch was written before write() returned');
+  const devNull = openSync('/dev/null', 'w');
+  const nullStream = new BatchedFdStream({ fd: devNull, minBytes: 100, flushEveryMs: 60_000 });
+  t.equal(nullStream.writesInline, true, '/dev/null');
+  nullStream.end();
+  closeSync(devNull);
+  t.equal(await childWriteMode('pipe'), false, 'a pipe');
+  const childLog = openSync(join(t.testdir(), 'child.log'), 'w');
+  t.equal(await childWriteMode(childLog), true, 'a file as stdout');
+  closeSync(childLog);
+});
+
+const MODE_CHILD = join(import.meta.dirname, 'fixtures/report-write-mode.ts');
+
+async function childWriteMode(stdout: 'pipe' | number): Promise<boolean> {
+  const child = spawn(process.execPath, [...tsLoader, MODE_CHILD], { stdio: ['ignore', stdout, 'pipe'] });
+  let text = '';
+  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  await new Promise((resolve) => child.once('close', resolve));
+  return (JSON.parse(text) as { writesInline: boolean }).writesInline;
+}
+
 t.test('a lone line leaves by the timer', async (t) => {
   const { stream, read } = fileStream(t, { minBytes: 1 << 20, flushEveryMs: 30 });
   stream.write('alone\n');
