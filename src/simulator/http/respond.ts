@@ -74,7 +74,7 @@ export function baseHeaders(requestId: string): OutgoingHttpHeaders {
 }
 
 export function sendJson(res: ServerResponse, status: number, requestId: string, body: unknown, extra?: OutgoingHttpHeaders): void {
-  endJson(res, status, JSON.stringify(body), { ...baseHeaders(requestId), ...extra });
+  endJson(res, status, JSON.stringify(body), Object.assign(baseHeaders(requestId), extra));
 }
 
 export function errorBody(failure: ApiFailure, requestId: string): ErrorResponse {

@@ -29,7 +29,7 @@ export function chatRespondStage(rt: Runtime): Stage {
     copyRetryAfter(upstream.headers, headers);
     if (upstream.statusCode >= 300) {
       const translated = translateUpstreamError(upstream.statusCode, await wholeBody(upstream, maxBytes));
-      return writeJson(ctx, translated.status, headers, JSON.stringify(translated.body));
+      return endJson(ctx.res, translated.status, JSON.stringify(translated.body), headers);
     }
     if (ctx.stream && upstream.kind === 'stream') {
       const stream = upstream.body;
@@ -41,12 +41,12 @@ export function chatRespondStage(rt: Runtime): Stage {
     const fast = fastCompletion(answer, created, model);
     if (fast !== null) {
       keepUsage(ctx, fast.usage);
-      return writeJson(ctx, 200, headers, fast.body);
+      return endJson(ctx.res, 200, fast.body, headers);
     }
     const { completion, warnings, usage } = translateMessageToCompletion(JSON.parse(answer) as Message, { created, model });
     keepUsage(ctx, usage);
     addWarnings(ctx, warnings);
-    writeJson(ctx, 200, headers, stringifyCompletion(completion));
+    endJson(ctx.res, 200, stringifyCompletion(completion), headers);
   };
 }
 
@@ -98,6 +98,3 @@ function copyRetryAfter(from: Record<string, string | string[] | undefined>, to:
   if (retryAfter !== undefined) to['retry-after'] = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
 }
 
-function writeJson(ctx: RequestContext, status: number, headers: OutgoingHttpHeaders, body: string): void {
-  endJson(ctx.res, status, body, headers);
-}
