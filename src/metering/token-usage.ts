@@ -35,3 +35,11 @@ export function mergeProviderUsage(
   if (typeof u.cache_read_input_tokens === 'number') into.cacheRead = u.cache_read_input_tokens;
   if (typeof u.cache_creation_input_tokens === 'number') into.cacheWrite = u.cache_creation_input_tokens;
 }
+
+/** A non-streamed answer's `usage` value as counted tokens; null when it is not an object (none reported). */
+export function usageOf(providerUsage: unknown): TokenUsage | null {
+  if (typeof providerUsage !== 'object' || providerUsage === null || Array.isArray(providerUsage)) return null;
+  const usage = emptyUsage();
+  mergeProviderUsage(usage, providerUsage);
+  return usage;
+}

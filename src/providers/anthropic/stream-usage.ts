@@ -2,7 +2,7 @@
 // the client untouched. In a stream only message_start, message_delta and error are JSON-parsed;
 // the other events are recognised by their `event:` name alone.
 
-import { emptyUsage, mergeProviderUsage, type TokenUsage } from '../../metering/token-usage.js';
+import { emptyUsage, mergeProviderUsage, usageOf, type TokenUsage } from '../../metering/token-usage.js';
 import { SseParser, type SseEvent } from '../../sse/parser.js';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -121,11 +121,7 @@ export function trailingUsage(body: Buffer): TokenUsage | null | undefined {
   const before = body[at - 1];
   if (before !== COMMA && before !== OPEN_BRACE) return undefined;
   const value = parseJson(body.toString('utf8', at + USAGE_MEMBER.length, end));
-  if (value === undefined) return undefined;
-  if (!isRecord(value)) return null;
-  const usage = emptyUsage();
-  mergeProviderUsage(usage, value);
-  return usage;
+  return value === undefined ? undefined : usageOf(value);
 }
 
 function isSpace(byte: number): boolean {
@@ -134,8 +130,5 @@ function isSpace(byte: number): boolean {
 
 /** Usage of a parsed Messages response, or null when it carries none. */
 export function usageOfMessage(parsed: unknown): TokenUsage | null {
-  if (!isRecord(parsed) || !isRecord(parsed.usage)) return null;
-  const usage = emptyUsage();
-  mergeProviderUsage(usage, parsed.usage);
-  return usage;
+  return isRecord(parsed) ? usageOf(parsed.usage) : null;
 }

@@ -1,9 +1,9 @@
 // Provider usage → chat usage. One function for the streamed and the non-streamed path, so both
 // report the same numbers for the same conversation (interface.md).
 
+import type { Usage } from '../../wire/anthropic.js';
 import type { CompletionUsage } from '../../wire/openai.js';
-import { emptyUsage, mergeProviderUsage, totalInput, type TokenUsage } from '../../metering/token-usage.js';
-import { isRecord } from './invalid.js';
+import { emptyUsage, totalInput, usageOf, type TokenUsage } from '../../metering/token-usage.js';
 
 /**
  * prompt = uncached + cache read + cache write (cached tokens are part of the prompt in the chat
@@ -23,15 +23,14 @@ export function chatUsageFrom(u: TokenUsage, reasoningTokens?: number): Completi
 }
 
 /** `output_tokens_details.thinking_tokens` when the provider reported it. */
-export function thinkingTokensOf(u: { output_tokens_details?: { thinking_tokens?: number } | null }): number | undefined {
+export function thinkingTokensOf(u: Pick<Usage, 'output_tokens_details'>): number | undefined {
   const n = u.output_tokens_details?.thinking_tokens;
   return typeof n === 'number' ? n : undefined;
 }
 
 /** A non-streamed answer's `usage`, read once: what is metered (null: none reported) and what the client sees. */
 export function answerUsages(providerUsage: unknown): { tokens: TokenUsage | null; chat: CompletionUsage } {
-  if (!isRecord(providerUsage)) return { tokens: null, chat: chatUsageFrom(emptyUsage()) };
-  const tokens = emptyUsage();
-  mergeProviderUsage(tokens, providerUsage);
-  return { tokens, chat: chatUsageFrom(tokens, thinkingTokensOf(providerUsage)) };
+  const tokens = usageOf(providerUsage);
+  if (tokens === null) return { tokens, chat: chatUsageFrom(emptyUsage()) };
+  return { tokens, chat: chatUsageFrom(tokens, thinkingTokensOf(providerUsage as Usage)) };
 }
