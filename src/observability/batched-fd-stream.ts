@@ -1,7 +1,7 @@
-// Log lines to a file descriptor in batches, encoded straight into reusable byte buffers. pino's own
+// Log lines to a file descriptor in batches, encoded straight into a byte buffer. pino's own
 // destination (sonic-boom) appends each line to a pending string and measures that whole string's
-// byte length on every write, which made it most of the access line's cost (~3.5 of ~6 µs a line in
-// bench/micro/log-line); here a line costs one UTF-8 encode into a buffer that is already there.
+// byte length on every write, which made it most of the access line's cost (~3.5 of ~6 µs a line,
+// bench/README.md); here a line costs one UTF-8 encode into a buffer that is already there.
 //
 // A batch goes out when it reaches `minBytes`, when `flushEveryMs` passes, on flush(), and
 // synchronously on process exit. How depends on what the descriptor is:
@@ -31,8 +31,6 @@ export class BatchedFdStream {
   private used = 0;
   /** Full batches waiting for the write in flight, oldest first. */
   private readonly queued: Buffer[] = [];
-  /** Buffers that went out and can be filled again. */
-  private readonly spare: Buffer[] = [];
   private inFlight: Buffer | null = null;
   /** The in-flight batch is not with the kernel but waiting to be tried again (the pipe was full). */
   private retrying = false;
@@ -52,40 +50,26 @@ export class BatchedFdStream {
   }
 
   write(line: string): boolean {
-    if (3 * line.length > this.capacity - this.used) {
-      if (3 * line.length > this.capacity) {
-        // A line larger than a buffer goes as its own batch, after what came before it.
-        this.seal();
-        this.queued.push(Buffer.from(line, 'utf8'));
-        this.pump();
-        return true;
-      }
-      this.seal();
+    const room = 3 * line.length;
+    // What is pending goes first when the line might not fit behind it.
+    if (room > this.capacity - this.used) this.release();
+    if (room > this.capacity) {
+      // A line larger than a buffer goes as its own batch.
+      this.queued.push(Buffer.from(line, 'utf8'));
+      this.release();
+      return true;
     }
     this.used += this.current.write(line, this.used);
-    if (this.used >= this.opts.minBytes) {
-      if (this.writesInline) this.flushSync();
-      else {
-        this.seal();
-        this.pump();
-      }
-    }
+    if (this.used >= this.opts.minBytes) this.release();
     return true;
   }
 
   /** Starts writing everything pending; `done` runs once it is all written (or the write failed). */
   flush(done?: (err?: Error) => void): void {
-    if (this.writesInline) {
-      this.flushSync();
-      done?.();
-      return;
-    }
-    this.seal();
-    if (done !== undefined) {
-      if (this.inFlight === null && this.queued.length === 0) done();
-      else this.flushWaiters.push(done);
-    }
-    this.pump();
+    this.release();
+    if (done === undefined) return;
+    if (this.inFlight === null && this.queued.length === 0) done();
+    else this.flushWaiters.push(done);
   }
 
   /** Writes what has not been handed to the kernel yet, blocking: for process exit. */
@@ -108,16 +92,19 @@ export class BatchedFdStream {
     this.flushSync();
   }
 
-  /** Moves the filled part of the current buffer to the queue. */
-  private seal(): void {
-    if (this.used === 0) return;
-    this.queued.push(this.current.subarray(0, this.used));
-    this.current = this.spare.pop() ?? Buffer.allocUnsafe(this.capacity);
-    this.used = 0;
+  /** Hands what is pending to the kernel: at once in place, or queued behind the write in flight. */
+  private release(): void {
+    if (this.writesInline) return this.flushSync();
+    if (this.used > 0) {
+      // The filled part goes to the queue with its buffer; a fresh one takes new lines meanwhile.
+      this.queued.push(this.current.subarray(0, this.used));
+      this.current = Buffer.allocUnsafe(this.capacity);
+      this.used = 0;
+    }
+    this.pump();
   }
 
   private pump(): void {
-    if (this.writesInline) return this.flushSync();
     if (this.inFlight !== null) return;
     const batch = this.queued.shift();
     if (batch === undefined) return this.settleWaiters();
@@ -151,8 +138,6 @@ export class BatchedFdStream {
       }
       if (written < batch.length) return this.send(batch.subarray(written));
       this.inFlight = null;
-      // Buffers of full capacity go back to be filled again; an outsized line's buffer does not.
-      if (batch.buffer.byteLength === this.capacity && batch.byteOffset === 0 && this.spare.length < 2) this.spare.push(Buffer.from(batch.buffer, 0, this.capacity));
       this.pump();
     });
   }
