@@ -9,24 +9,24 @@ import { applyTranslation, strictRequested } from '../stages/chat/translate-requ
 import type { TranslatePool } from './pool.js';
 import { headAsBody } from './tasks.js';
 
-/** Requests whose body only the workers have parsed: ctx.json holds their head. */
-const offloaded = new WeakSet<RequestContext>();
+/**
+ * Whether a request's body goes to the pool: decided by its size, the same for both steps (the body
+ * does not change between them), so the translate step knows ctx.json holds only the head. Decided
+ * synchronously: a small body goes straight to the inline stage, without an async frame around it.
+ */
+function goesToPool(ctx: RequestContext, pool: TranslatePool): boolean {
+  return ctx.body !== null && ctx.body.length >= pool.minBytes;
+}
 
-// The choice is made synchronously: a small body goes straight to the inline stage, without an async
-// frame of this stage's own around it.
 export function offloadParseStage(rt: Runtime, pool: TranslatePool, inline: Stage): Stage {
   const maxDepth = rt.config.limits.jsonDepth;
   const offload: Stage = async (ctx, next) => {
     const result = await pool.head(ctx.body!, maxDepth);
     if (!result.ok) throw new GatewayError('invalid_request', result.message);
     ctx.json = headAsBody(result);
-    offloaded.add(ctx);
     return next(ctx);
   };
-  return (ctx, next) => {
-    const body = ctx.body;
-    return body === null || body.length < pool.minBytes ? inline(ctx, next) : offload(ctx, next);
-  };
+  return (ctx, next) => (goesToPool(ctx, pool) ? offload(ctx, next) : inline(ctx, next));
 }
 
 export function offloadTranslateStage(rt: Runtime, pool: TranslatePool, inline: Stage): Stage {
@@ -36,5 +36,5 @@ export function offloadTranslateStage(rt: Runtime, pool: TranslatePool, inline: 
     applyTranslation(ctx, key, result.ok ? { ...result, body: Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength) } : result);
     return next(ctx);
   };
-  return (ctx, next) => (offloaded.has(ctx) ? offload(ctx, next) : inline(ctx, next));
+  return (ctx, next) => (goesToPool(ctx, pool) ? offload(ctx, next) : inline(ctx, next));
 }
