@@ -3,6 +3,7 @@
 // that decide whether large bodies belong on a worker thread. `node dist/bench/micro/chat-request.js`
 import { DEFAULT_MODELS } from '../../src/catalog/model.js';
 import { translateChatRequest } from '../../src/translate/chat-to-messages/request.js';
+import { stringifyMessagesRequest } from '../../src/translate/chat-to-messages/request-json.js';
 import { largeChatBody, MODEL } from '../scenarios.js';
 import type { MicroCase } from './harness.js';
 import { formatResults, isMain, measure } from './harness.js';
@@ -23,13 +24,18 @@ export function chatRequestCases(): MicroCase[] {
     ['1 MiB', largeChatBody(1024 * 1024)],
   ] as const) {
     const bytes = Buffer.from(JSON.stringify(body));
+    const translated = translateChatRequest(body, model, { strict: false });
+    if (!translated.ok) throw new Error(translated.message);
+    const request = translated.request;
     cases.push(
       { name: `${label}: translateChatRequest`, fn: () => translateChatRequest(body, model, { strict: false }) },
+      { name: `${label}: provider body by JSON.stringify`, fn: () => JSON.stringify(request).length },
+      { name: `${label}: provider body by stringifyMessagesRequest`, fn: () => stringifyMessagesRequest(request).length },
       {
         name: `${label}: parse + translate + stringify`,
         fn: () => {
           const result = translateChatRequest(JSON.parse(bytes.toString('utf8')), model, { strict: false });
-          return result.ok ? JSON.stringify(result.request).length : 0;
+          return result.ok ? stringifyMessagesRequest(result.request).length : 0;
         },
       },
     );

@@ -5,6 +5,7 @@
 // Pure functions over bytes: they run the same inline and on a worker thread.
 import type { CatalogModel } from '../catalog/model.js';
 import { translateChatRequest } from '../translate/chat-to-messages/request.js';
+import { stringifyMessagesRequest } from '../translate/chat-to-messages/request-json.js';
 import type { TranslationWarning } from '../translate/chat-to-messages/request.js';
 import { parseJsonObject } from '../validate/json-object.js';
 
@@ -54,7 +55,7 @@ export function translateBody(body: Uint8Array, model: CatalogModel, strict: boo
   if (!parsed.ok) return { ok: false, message: parsed.message, param: null };
   const t = translateChatRequest(parsed.value, model, { strict });
   if (!t.ok) return t;
-  return { ok: true, body: Buffer.from(JSON.stringify(t.request)), warnings: t.warnings, stream: t.stream, includeUsage: t.includeUsage };
+  return { ok: true, body: Buffer.from(stringifyMessagesRequest(t.request)), warnings: t.warnings, stream: t.stream, includeUsage: t.includeUsage };
 }
 
 export function runTask(task: WorkerTask): HeadResult | TranslateResult {

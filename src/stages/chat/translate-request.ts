@@ -6,6 +6,7 @@ import type { Stage } from '../../pipeline/compose.js';
 import { ANTHROPIC } from '../../providers/anthropic/provider.js';
 import type { Runtime } from '../../runtime.js';
 import { translateChatRequest } from '../../translate/chat-to-messages/request.js';
+import { stringifyMessagesRequest } from '../../translate/chat-to-messages/request-json.js';
 import type { TranslationWarning } from '../../translate/chat-to-messages/request.js';
 import { builtRequestHeaders } from '../../upstream/headers.js';
 
@@ -15,7 +16,7 @@ export function translateRequestStage(rt: Runtime): Stage {
   const key = rt.upstreamKey;
   return (ctx, next) => {
     const result = translateChatRequest(ctx.json, ctx.model!, { strict: strictRequested(ctx) });
-    applyTranslation(ctx, key, result.ok ? { ...result, body: JSON.stringify(result.request) } : result);
+    applyTranslation(ctx, key, result.ok ? { ...result, body: stringifyMessagesRequest(result.request) } : result);
     return next(ctx);
   };
 }

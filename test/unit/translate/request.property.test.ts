@@ -6,6 +6,7 @@ import { DEFAULT_MODELS } from '../../../src/catalog/model.js';
 import { buildModelIndex, defaultModelInfos } from '../../../src/simulator/models.js';
 import { validateMessagesRequest } from '../../../src/simulator/validate/request.js';
 import { translateChatRequest } from '../../../src/translate/chat-to-messages/request.js';
+import { stringifyMessagesRequest } from '../../../src/translate/chat-to-messages/request-json.js';
 import type { ContentBlockParam, MessagesRequest } from '../../../src/wire/anthropic.js';
 
 const model = DEFAULT_MODELS.find((m) => m.id === 'claude-sonnet-4-6')!;
@@ -141,6 +142,8 @@ t.test('every valid chat request translates into a structurally valid provider r
       if (problems.length > 0) throw new Error(problems.join('; '));
       // Round-trips through JSON unchanged: nothing undefined or non-JSON leaks into the body.
       t.same(JSON.parse(JSON.stringify(r.request)), r.request);
+      // The body the gateway sends is JSON.stringify's, written by its own writer.
+      t.equal(stringifyMessagesRequest(r.request), JSON.stringify(r.request));
     }),
     { numRuns: 400 },
   );
