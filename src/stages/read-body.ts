@@ -11,7 +11,8 @@ export function readBodyStage(limit: number): Stage {
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
     ctx.body = await readAll(req, limit, declared === undefined ? -1 : Number(declared));
-    return next(ctx);
+    // Awaited, not returned: an async function returning a promise adopts it two microtask turns later.
+    await next(ctx);
   };
 }
 

@@ -10,6 +10,7 @@ import type { Runtime } from '../../runtime.js';
 import { Reframer } from '../../sse/reframer.js';
 import { relayAnswer } from '../../stream/relay-answer.js';
 import type { AnswerStream } from '../../upstream/answer-stream.js';
+import { collectAnswer } from '../../upstream/answer-stream.js';
 import { translateUpstreamError } from '../../translate/chat-to-messages/error.js';
 import { stringifyCompletion } from '../../translate/chat-to-messages/completion-json.js';
 import { fastCompletion } from '../../translate/chat-to-messages/fast-completion.js';
@@ -35,7 +36,9 @@ export function chatRespondStage(rt: Runtime): Stage {
       const stream = upstream.body;
       return asOpenStream(metrics, ctx, () => relayTranslatedStream(ctx, headers, stream));
     }
-    const answer = (await wholeBody(upstream, maxBytes)).toString('utf8');
+    // A JSON answer is at hand: awaiting it anyway would cost a microtask turn.
+    const body = upstream.kind === 'buffered' ? upstream.body : await collectAnswer(upstream.body, maxBytes);
+    const answer = body.toString('utf8');
     const created = Math.floor(Date.now() / 1000);
     const model = ctx.servedModel ?? ctx.requestedModel ?? ctx.model!.id;
     const fast = fastCompletion(answer, created, model);

@@ -9,8 +9,9 @@ import { AnthropicStreamObserver, usageFromMessageBody } from '../../providers/a
 import type { Runtime } from '../../runtime.js';
 import { relayAnswer } from '../../stream/relay-answer.js';
 import type { AnswerStream } from '../../upstream/answer-stream.js';
+import { collectAnswer } from '../../upstream/answer-stream.js';
 import { passBackHeaders } from '../../upstream/headers.js';
-import { asOpenStream, keepUsage, wholeBody } from '../respond-common.js';
+import { asOpenStream, keepUsage } from '../respond-common.js';
 
 export function messagesRespondStage(rt: Runtime): Stage {
   const { metrics } = rt;
@@ -24,7 +25,8 @@ export function messagesRespondStage(rt: Runtime): Stage {
       const stream = upstream.body;
       return asOpenStream(metrics, ctx, () => relayStream(ctx, headers, stream));
     }
-    const body = await wholeBody(upstream, maxBytes);
+    // A JSON answer is at hand: awaiting it anyway would cost a microtask turn.
+    const body = upstream.kind === 'buffered' ? upstream.body : await collectAnswer(upstream.body, maxBytes);
     keepUsage(ctx, upstream.statusCode < 300 ? usageFromMessageBody(body) : null);
     headers['content-length'] = body.length;
     ctx.res.writeHead(upstream.statusCode, headers);
