@@ -33,7 +33,19 @@ export interface ScenarioResult {
   description: string;
   connections: number;
   targets: Record<TargetName, TargetResult>;
-  ratios: { gatewayToPassthrough: number; gatewayToDirect: number; passthroughToDirect: number };
+  ratios: {
+    gatewayToPassthrough: number;
+    gatewayToDirect: number;
+    passthroughToDirect: number;
+    /**
+     * CPU per request, gateway / pass-through: the median over rounds of each round's own ratio. The
+     * two windows of a round run minutes closer together than the first and last round, so the
+     * machine's drift (other tenants, frequency) falls on both alike, where pooling every round
+     * lets one slow stretch decide.
+     */
+    cpuGatewayToPassthrough: number;
+    cpuRatioRounds: number[];
+  };
 }
 
 export const MiB = 1024 * 1024;
@@ -62,6 +74,16 @@ export function combineWindows(windows: readonly Window[]): TargetResult {
     proxy: proxies.length === 0 ? null : summarizeProcess(proxies.map((w) => [w.proxy!, w.answered])),
     simulator: summarizeProcess(windows.map((w) => [w.simulator, w.answered])),
   };
+}
+
+/** The proxy's CPU time per answered request in one window (NaN for the simulator-direct windows). */
+function cpuPerRequest(w: Window): number {
+  return w.proxy === null || w.answered === 0 ? Number.NaN : w.proxy.cpuUs / w.answered;
+}
+
+/** Each round's CPU-per-request ratio of the gateway's window to the pass-through's window of the same round. */
+export function roundCpuRatios(gateway: readonly Window[], passthrough: readonly Window[]): number[] {
+  return gateway.map((w, r) => round(cpuPerRequest(w) / cpuPerRequest(passthrough[r]!), 3));
 }
 
 export function summarizeProcess(windows: readonly (readonly [ProcessStats, number])[]): ProcessSummary {

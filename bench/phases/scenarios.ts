@@ -3,7 +3,8 @@
 import { measureWindow } from '../measure.js';
 import type { Window } from '../measure.js';
 import type { ScenarioResult } from '../results.js';
-import { combineWindows, round } from '../results.js';
+import { combineWindows, round, roundCpuRatios } from '../results.js';
+import { median } from '../percentiles.js';
 import type { Scenario } from '../scenarios.js';
 import type { Processes, TargetName } from '../targets.js';
 import { TARGETS, targetOf } from '../targets.js';
@@ -33,6 +34,7 @@ async function runScenario(p: Processes, scenario: Scenario, opts: ScenarioPhase
     }
   }
   const targets = { direct: combineWindows(windows.direct), passthrough: combineWindows(windows.passthrough), gateway: combineWindows(windows.gateway) };
+  const cpuRatioRounds = roundCpuRatios(windows.gateway, windows.passthrough);
   return {
     name: scenario.name,
     description: scenario.description,
@@ -42,6 +44,8 @@ async function runScenario(p: Processes, scenario: Scenario, opts: ScenarioPhase
       gatewayToPassthrough: round(targets.gateway.rps / targets.passthrough.rps, 3),
       gatewayToDirect: round(targets.gateway.rps / targets.direct.rps, 3),
       passthroughToDirect: round(targets.passthrough.rps / targets.direct.rps, 3),
+      cpuGatewayToPassthrough: round(median(cpuRatioRounds), 3),
+      cpuRatioRounds,
     },
   };
 }
