@@ -9,6 +9,11 @@ import { proxiedGateway } from './fixtures/proxy.js';
 const MAX_IN_FLIGHT = 40 * 1024 * 1024;
 
 t.test('the proxy passes the client back-pressure on to the gateway', async (t) => {
+  // Every backpressure wait on either side must leave no listener behind: a leak shows as Node's warning.
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+  process.on('warning', onWarning);
+  t.teardown(() => void process.off('warning', onWarning));
   const probe = probeRoutes(() => 'unused');
   const { p } = await proxiedGateway(t, { extraRoutes: () => probe.routes });
   const res = await request(`${p.url}${FIREHOSE_PATH}`);
@@ -27,4 +32,7 @@ t.test('the proxy passes the client back-pressure on to the gateway', async (t) 
   }
   t.equal(read, FIREHOSE_BYTES, 'everything arrived');
   t.ok(maxInFlight < MAX_IN_FLIGHT, `at most ${(maxInFlight / 1048576).toFixed(1)} MiB were between the gateway and the reader`);
+  // Warnings are emitted on the next tick.
+  await new Promise((r) => setImmediate(r));
+  t.same(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')), [], 'no listener piled up');
 });
