@@ -19,7 +19,8 @@ export function totalInput(u: TokenUsage): number {
 
 /**
  * Merges a provider usage object into `into`. Counts in message_delta are cumulative, so a
- * present field replaces the previous value instead of adding to it.
+ * present field replaces the previous value instead of adding to it. Only finite numbers count:
+ * JSON.parse turns 1e999 into Infinity, which no meter, log line or database column can hold.
  */
 export function mergeProviderUsage(
   into: TokenUsage,
@@ -30,10 +31,14 @@ export function mergeProviderUsage(
     cache_creation_input_tokens?: number | null;
   },
 ): void {
-  if (typeof u.input_tokens === 'number') into.input = u.input_tokens;
-  if (typeof u.output_tokens === 'number') into.output = u.output_tokens;
-  if (typeof u.cache_read_input_tokens === 'number') into.cacheRead = u.cache_read_input_tokens;
-  if (typeof u.cache_creation_input_tokens === 'number') into.cacheWrite = u.cache_creation_input_tokens;
+  if (isCount(u.input_tokens)) into.input = u.input_tokens;
+  if (isCount(u.output_tokens)) into.output = u.output_tokens;
+  if (isCount(u.cache_read_input_tokens)) into.cacheRead = u.cache_read_input_tokens;
+  if (isCount(u.cache_creation_input_tokens)) into.cacheWrite = u.cache_creation_input_tokens;
+}
+
+function isCount(n: number | null | undefined): n is number {
+  return typeof n === 'number' && Number.isFinite(n);
 }
 
 /** A non-streamed answer's `usage` value as counted tokens; null when it is not an object (none reported). */

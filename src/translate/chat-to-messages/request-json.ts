@@ -7,15 +7,9 @@
 // Exact for plain data (what JSON.parse and the translator build): keys in JSON.stringify's order
 // (for…in over an object with no inherited enumerables gives the same order), undefined members
 // left out, items with no JSON form written as null, numbers as JSON.stringify writes them.
+import { quoteJson } from '../../json/quote.js';
 import type { MessagesRequest } from '../../wire/anthropic.js';
 import { isRecord } from './invalid.js';
-
-/** What JSON.stringify would escape in a string; surrogates are left to it (it escapes lone ones). */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-export function quoteJson(s: string): string {
-  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
-}
 
 export function stringifyMessagesRequest(request: MessagesRequest): string {
   return members(request as unknown as Record<string, unknown>, REQUEST_LISTS);

@@ -8,3 +8,10 @@ t.test('cumulative provider usage replaces earlier counts and ignores absent or 
   t.same(u, { input: 10, output: 42, cacheRead: 5, cacheWrite: 0 });
   t.equal(totalInput({ input: 10, output: 1, cacheRead: 5, cacheWrite: 7 }), 22);
 });
+
+t.test('a count that is not a finite number (1e999 parses to Infinity) is not taken', async (t) => {
+  const u = emptyUsage();
+  mergeProviderUsage(u, { input_tokens: 7, output_tokens: 3 });
+  mergeProviderUsage(u, JSON.parse('{"input_tokens":1e999,"output_tokens":-1e999,"cache_read_input_tokens":"5"}') as Record<string, number>);
+  t.same(u, { input: 7, output: 3, cacheRead: 0, cacheWrite: 0 });
+});

@@ -1,6 +1,8 @@
 import { PassThrough } from 'node:stream';
 import t from 'tap';
+import fc from 'fast-check';
 import { createLogger, logAccess, type Logger } from '../../../src/observability/logger.js';
+import { secretScrubber } from '../../../src/observability/redaction.js';
 
 const GATEWAY_KEY = 'mgw_k7Qp2xZ_9fJ3kLmN0pQrStUvWxYz1234567890abcdEFGH';
 const OTHER_KEY = 'mgw_Ab12_zyXWvu987654321';
@@ -122,4 +124,66 @@ t.test('the access line scrubs the strings a client or an operator chose', async
   t.equal(line.model, 'claude [redacted]');
   t.equal(line.customer, 'acme "[redacted]"');
   t.notOk(text.includes(GATEWAY_KEY) || text.includes(ADMIN_TOKEN));
+});
+
+t.test('the access line is pino\'s line shape, valid JSON holding exactly its fields, for any strings', async (t) => {
+  const scrub = secretScrubber([ADMIN_TOKEN, UPSTREAM_KEY]);
+  const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom(GATEWAY_KEY, `x"${ADMIN_TOKEN}\\`, 'claude-sonnet-4-6'));
+  const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+  const count = fc.nat({ max: 10_000_000 });
+  const line = fc.record({
+    reqId: fc.constant('req_0123456789abcdef0123456789abcdef'),
+    surface: fc.constantFrom('chat', 'messages', 'models'),
+    method: fc.constantFrom('GET', 'POST', 'M-SEARCH'),
+    path: fc.oneof(fc.constantFrom('/gateway/v1/messages', '/gateway/openai/v1/chat/completions'), fc.string()),
+    model: optional(text),
+    customer: optional(text),
+    keyId: optional(fc.string()),
+    status: fc.integer({ min: 100, max: 599 }),
+    outcome: fc.constantFrom('ok', 'client_error', 'upstream_error', 'client_cancelled'),
+    stream: fc.boolean(),
+    durationMs: fc.double({ min: 0, max: 1e7, noNaN: true }),
+    tokens: optional(fc.record({ input: count, output: count, cacheRead: count, cacheWrite: count })),
+    upstreamMs: fc.option(fc.double({ min: 0, max: 1e7, noNaN: true }), { nil: null }),
+  });
+  for (const level of ['info', 'debug'] as const) {
+    const { logger, lines } = capture(level);
+    const sent: Array<Parameters<typeof logAccess>[1]> = [];
+    fc.assert(
+      fc.property(line, (l) => {
+        sent.push(l);
+        logAccess(logger, l);
+      }),
+      { numRuns: 300 },
+    );
+    const written = (await lines()).trim().split('\n');
+    t.equal(written.length, sent.length, `${level}: one line each`);
+    let mismatches = 0;
+    written.forEach((raw, i) => {
+      const l = sent[i]!;
+      const parsed = JSON.parse(raw) as Record<string, unknown>;
+      const expected: Record<string, unknown> = {
+        level: 30,
+        time: parsed.time,
+        pid: process.pid,
+        reqId: l.reqId,
+        surface: l.surface,
+        method: l.method,
+        path: l.path,
+        model: l.model === undefined ? undefined : scrub.value(l.model),
+        customer: l.customer === undefined ? undefined : scrub.value(l.customer),
+        keyId: l.keyId,
+        status: l.status,
+        outcome: l.outcome,
+        stream: l.stream,
+        durationMs: Math.round(l.durationMs * 100) / 100,
+        tokens: l.tokens,
+        upstreamMs: level === 'debug' && l.upstreamMs !== null ? Math.round(l.upstreamMs * 100) / 100 : undefined,
+        msg: 'request',
+      };
+      // JSON.stringify drops the undefined members, as pino does: same keys, same order, same values.
+      if (JSON.stringify(parsed) !== JSON.stringify(expected) || typeof parsed.time !== 'number') mismatches++;
+    });
+    t.equal(mismatches, 0, `${level}: every line is the expected object`);
+  }
 });

@@ -2,7 +2,8 @@
 // builds and for any plain data in the places it writes itself.
 import t, { type Test } from 'tap';
 import fc from 'fast-check';
-import { quoteJson, stringifyMessagesRequest } from '../../../src/translate/chat-to-messages/request-json.js';
+import { quoteJson } from '../../../src/json/quote.js';
+import { stringifyMessagesRequest } from '../../../src/translate/chat-to-messages/request-json.js';
 import type { MessagesRequest } from '../../../src/wire/anthropic.js';
 
 const same = (t: Test, value: unknown, name: string) => t.equal(stringifyMessagesRequest(value as MessagesRequest), JSON.stringify(value), name);
