@@ -1,5 +1,5 @@
 // RequestContext: the one object every stage of a request shares.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { CatalogModel } from './catalog/model.js';
 import type { ErrorFormat } from './errors/render.js';
 import type { Principal } from './keys/key-cache.js';
@@ -22,6 +22,11 @@ export interface RequestContext {
   readonly id: string;
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
+  /**
+   * The response's headers, collected by the stages and written once, by whichever stage answers,
+   * as the one object given to writeHead: res.setHeader per header costs a validation and a copy each.
+   */
+  readonly headers: OutgoingHttpHeaders;
   readonly route: RouteInfo;
   /** performance.now() at arrival. */
   readonly startedAt: number;
@@ -65,6 +70,7 @@ export function createContext(
     id,
     req,
     res,
+    headers: {},
     route,
     startedAt,
     cancellation: new Cancellation(),

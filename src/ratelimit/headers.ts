@@ -1,32 +1,32 @@
 // The limit headers in each surface's own style: `x-ratelimit-*` with durations on the chat surface,
 // `anthropic-ratelimit-*` with RFC 3339 reset times on the messages surface. Both describe the
 // calling key's own limits, never the shared upstream account's.
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { LimitStatus, LimitWindow } from './limiter.js';
 
 export type LimitHeaderStyle = 'chat' | 'messages';
 
-export function setLimitHeaders(res: ServerResponse, style: LimitHeaderStyle, status: LimitStatus, wallNow: number): void {
-  if (res.headersSent) return;
+/** Adds the limit headers to a response's headers (the request context's, written with the answer). */
+export function setLimitHeaders(headers: OutgoingHttpHeaders, style: LimitHeaderStyle, status: LimitStatus, wallNow: number): void {
   if (style === 'chat') {
-    if (status.requests !== null) setChat(res, 'requests', status.requests);
-    if (status.tokens !== null) setChat(res, 'tokens', status.tokens);
+    if (status.requests !== null) setChat(headers, 'requests', status.requests);
+    if (status.tokens !== null) setChat(headers, 'tokens', status.tokens);
   } else {
-    if (status.requests !== null) setMessages(res, 'requests', status.requests, wallNow);
-    if (status.tokens !== null) setMessages(res, 'tokens', status.tokens, wallNow);
+    if (status.requests !== null) setMessages(headers, 'requests', status.requests, wallNow);
+    if (status.tokens !== null) setMessages(headers, 'tokens', status.tokens, wallNow);
   }
 }
 
-function setChat(res: ServerResponse, what: 'requests' | 'tokens', w: LimitWindow): void {
-  res.setHeader(`x-ratelimit-limit-${what}`, String(w.limit));
-  res.setHeader(`x-ratelimit-remaining-${what}`, String(w.remaining));
-  res.setHeader(`x-ratelimit-reset-${what}`, durationText(w.resetMs));
+function setChat(headers: OutgoingHttpHeaders, what: 'requests' | 'tokens', w: LimitWindow): void {
+  headers[`x-ratelimit-limit-${what}`] = String(w.limit);
+  headers[`x-ratelimit-remaining-${what}`] = String(w.remaining);
+  headers[`x-ratelimit-reset-${what}`] = durationText(w.resetMs);
 }
 
-function setMessages(res: ServerResponse, what: 'requests' | 'tokens', w: LimitWindow, wallNow: number): void {
-  res.setHeader(`anthropic-ratelimit-${what}-limit`, String(w.limit));
-  res.setHeader(`anthropic-ratelimit-${what}-remaining`, String(w.remaining));
-  res.setHeader(`anthropic-ratelimit-${what}-reset`, rfc3339Seconds(wallNow + w.resetMs));
+function setMessages(headers: OutgoingHttpHeaders, what: 'requests' | 'tokens', w: LimitWindow, wallNow: number): void {
+  headers[`anthropic-ratelimit-${what}-limit`] = String(w.limit);
+  headers[`anthropic-ratelimit-${what}-remaining`] = String(w.remaining);
+  headers[`anthropic-ratelimit-${what}-reset`] = rfc3339Seconds(wallNow + w.resetMs);
 }
 
 /** The chat-completions style: `20ms`, `1.5s`, `6m0s`. */

@@ -47,7 +47,7 @@ export function callUpstreamStage(rt: Runtime, options: { allowFallback: boolean
     if (result.model !== null) {
       // servedModel is set only when a fallback answered, so the chat body keeps the client's alias otherwise.
       if (result.model !== ctx.model) ctx.servedModel = result.model.id;
-      ctx.res.setHeader(SERVED_MODEL_HEADER, result.model.id);
+      ctx.headers[SERVED_MODEL_HEADER] = result.model.id;
     }
     const status = response.statusCode;
     if (status === 401 || status === 403) {

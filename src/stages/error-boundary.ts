@@ -28,8 +28,8 @@ export function sendError(ctx: RequestContext, err: GatewayError): void {
   }
   if (res.destroyed) return;
   const body = renderError(ctx.route.errorFormat, err.code, err.message, err.param);
-  if (err.headers) for (const name in err.headers) res.setHeader(name, err.headers[name] as string);
-  endJson(res, err.status, body);
+  if (err.headers) Object.assign(ctx.headers, err.headers);
+  endJson(res, err.status, body, ctx.headers);
 }
 
 function describe(err: unknown): { message: string; stack?: string } {

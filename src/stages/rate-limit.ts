@@ -35,7 +35,7 @@ export function rateLimitStage(rt: Runtime): Stage {
       tokens: reservedTokens(ctx.json as Record<string, unknown>, surface, model),
     });
     const decision = pending instanceof Promise ? await pending : pending;
-    setLimitHeaders(ctx.res, surface, decision.status, Date.now());
+    setLimitHeaders(ctx.headers, surface, decision.status, Date.now());
     if (!decision.allowed) {
       metrics.rateLimited(surface, decision.scope);
       const who = decision.scope === 'key' ? 'this API key' : 'your organisation';

@@ -5,9 +5,10 @@ import type { Runtime } from '../runtime.js';
 export function requestIdStage(rt: Runtime): Stage {
   const simulated = rt.simulated;
   return (ctx, next) => {
-    ctx.res.setHeader('x-request-id', ctx.id);
-    ctx.res.setHeader('request-id', ctx.id);
-    if (simulated) ctx.res.setHeader('x-gateway-upstream', 'simulator');
+    const { headers } = ctx;
+    headers['x-request-id'] = ctx.id;
+    headers['request-id'] = ctx.id;
+    if (simulated) headers['x-gateway-upstream'] = 'simulator';
     return next(ctx);
   };
 }

@@ -35,7 +35,7 @@ export function adminApiStage(routes: readonly ApiRoute[], deps: ActorDeps): Sta
     if (changesState && caller.session !== null) checkCsrfToken(ctx, caller.session.session.csrfToken);
     const body = changesState && isRecord(ctx.json) ? ctx.json : {};
     const reply = await route.handler({ ctx, actor: caller.actor, session: caller.session, params, query: new URLSearchParams(ctx.query), body });
-    sendJson(ctx.res, reply.status, reply.body, reply.headers);
+    sendJson(ctx.res, ctx.headers, reply.status, reply.body, reply.headers);
   };
 }
 

@@ -1,8 +1,12 @@
 // JSON answers of the admin API: never cached, never sniffed as anything else.
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { endJson } from '../../json-response.js';
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+/** `headers`: the response's headers so far (the request context's), completed here. */
+export function sendJson(res: ServerResponse, headers: OutgoingHttpHeaders, status: number, body: unknown, extra: Record<string, string> = {}): void {
   const text = status === 204 ? '' : JSON.stringify(body);
-  endJson(res, status, text, { ...headers, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }, 'application/json; charset=utf-8');
+  Object.assign(headers, extra);
+  headers['cache-control'] = 'no-store';
+  headers['x-content-type-options'] = 'nosniff';
+  endJson(res, status, text, headers, 'application/json; charset=utf-8');
 }

@@ -49,16 +49,19 @@ export function staticFilesStage(root: URL = new URL('../static/', import.meta.u
     } catch {
       throw new GatewayError('route_not_found', 'No such file.');
     }
-    ctx.res.writeHead(200, {
-      'content-type': TYPES[extname(file)],
-      'content-length': body.length,
-      // Pages and assets change with each release and are small: always revalidate.
-      'cache-control': 'no-cache',
-      'content-security-policy': CONTENT_SECURITY_POLICY,
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-      'x-frame-options': 'DENY',
-    });
+    ctx.res.writeHead(
+      200,
+      Object.assign(ctx.headers, {
+        'content-type': TYPES[extname(file)],
+        'content-length': body.length,
+        // Pages and assets change with each release and are small: always revalidate.
+        'cache-control': 'no-cache',
+        'content-security-policy': CONTENT_SECURITY_POLICY,
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'x-frame-options': 'DENY',
+      }),
+    );
     ctx.res.end(body);
   };
 }

@@ -26,18 +26,19 @@ export function chatRespondStage(rt: Runtime): Stage {
   return async (ctx) => {
     const upstream = ctx.upstreamResponse;
     if (upstream === null) return;
-    const headers: OutgoingHttpHeaders = {};
-    copyRetryAfter(upstream.headers, headers);
+    const { headers } = ctx;
     if (upstream.statusCode >= 300) {
       const translated = translateUpstreamError(upstream.statusCode, await wholeBody(upstream, maxBytes));
+      copyRetryAfter(upstream.headers, headers);
       return endJson(ctx.res, translated.status, JSON.stringify(translated.body), headers);
     }
     if (ctx.stream && upstream.kind === 'stream') {
       const stream = upstream.body;
-      return asOpenStream(metrics, ctx, () => relayTranslatedStream(ctx, headers, stream));
+      return asOpenStream(metrics, ctx, () => relayTranslatedStream(ctx, stream));
     }
     // A JSON answer is at hand: awaiting it anyway would cost a microtask turn.
     const body = upstream.kind === 'buffered' ? upstream.body : await collectAnswer(upstream.body, maxBytes);
+    copyRetryAfter(upstream.headers, headers);
     const answer = body.toString('utf8');
     const created = Math.floor(Date.now() / 1000);
     const model = ctx.servedModel ?? ctx.requestedModel ?? ctx.model!.id;
@@ -53,8 +54,8 @@ export function chatRespondStage(rt: Runtime): Stage {
   };
 }
 
-async function relayTranslatedStream(ctx: RequestContext, headers: OutgoingHttpHeaders, stream: AnswerStream): Promise<void> {
-  const { res } = ctx;
+async function relayTranslatedStream(ctx: RequestContext, stream: AnswerStream): Promise<void> {
+  const { res, headers } = ctx;
   const translator = new ChatStreamTranslator({
     created: Math.floor(Date.now() / 1000),
     model: ctx.servedModel ?? ctx.requestedModel ?? ctx.model!.id,
@@ -93,7 +94,7 @@ async function relayTranslatedStream(ctx: RequestContext, headers: OutgoingHttpH
 function addWarnings(ctx: RequestContext, warnings: RequestContext['warnings']): void {
   if (warnings.length === 0) return;
   ctx.warnings = ctx.warnings.concat(warnings);
-  if (!ctx.res.headersSent) ctx.res.setHeader(WARNINGS_HEADER, warningsHeaderValue(ctx.warnings));
+  if (!ctx.res.headersSent) ctx.headers[WARNINGS_HEADER] = warningsHeaderValue(ctx.warnings);
 }
 
 function copyRetryAfter(from: Record<string, string | string[] | undefined>, to: OutgoingHttpHeaders): void {

@@ -35,7 +35,7 @@ export function applyTranslation(ctx: RequestContext, upstreamKey: string | null
   ctx.warnings = t.warnings;
   ctx.stream = t.stream;
   ctx.includeUsage = t.includeUsage;
-  if (t.warnings.length > 0) ctx.res.setHeader(WARNINGS_HEADER, warningsHeaderValue(t.warnings));
+  if (t.warnings.length > 0) ctx.headers[WARNINGS_HEADER] = warningsHeaderValue(t.warnings);
   ctx.upstreamRequest = {
     method: 'POST',
     path: ANTHROPIC.messagesPath,

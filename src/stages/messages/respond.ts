@@ -1,7 +1,6 @@
 // Returns the provider's answer unchanged: status, body and the useful headers. Streams pass through
 // byte for byte while usage is read on the side; a stream that fails after it began ends with an
 // `error` event instead of a silent cut.
-import type { OutgoingHttpHeaders } from 'node:http';
 import type { RequestContext } from '../../context.js';
 import { messagesErrorEvent, streamFailureOf, STREAM_INTERRUPTED } from '../../errors/stream-frames.js';
 import type { Stage } from '../../pipeline/compose.js';
@@ -19,23 +18,24 @@ export function messagesRespondStage(rt: Runtime): Stage {
   return async (ctx) => {
     const upstream = ctx.upstreamResponse;
     if (upstream === null) return;
-    const headers: OutgoingHttpHeaders = {};
-    passBackHeaders(upstream.headers, headers);
+    const { headers } = ctx;
     if (upstream.statusCode === 200 && upstream.kind === 'stream') {
       const stream = upstream.body;
-      return asOpenStream(metrics, ctx, () => relayStream(ctx, headers, stream));
+      passBackHeaders(upstream.headers, headers);
+      return asOpenStream(metrics, ctx, () => relayStream(ctx, stream));
     }
     // A JSON answer is at hand: awaiting it anyway would cost a microtask turn.
     const body = upstream.kind === 'buffered' ? upstream.body : await collectAnswer(upstream.body, maxBytes);
     keepUsage(ctx, upstream.statusCode < 300 ? usageFromMessageBody(body) : null);
+    passBackHeaders(upstream.headers, headers);
     headers['content-length'] = body.length;
     ctx.res.writeHead(upstream.statusCode, headers);
     ctx.res.end(body);
   };
 }
 
-async function relayStream(ctx: RequestContext, headers: OutgoingHttpHeaders, stream: AnswerStream): Promise<void> {
-  const { res } = ctx;
+async function relayStream(ctx: RequestContext, stream: AnswerStream): Promise<void> {
+  const { res, headers } = ctx;
   headers['cache-control'] = 'no-cache';
   delete headers['content-length'];
   res.writeHead(200, headers);

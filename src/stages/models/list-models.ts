@@ -12,7 +12,7 @@ import { mayUseModel } from '../../keys/principal.js';
 export function listModelsStage(rt: Runtime, shape: 'openai' | 'provider'): Stage {
   return async (ctx) => {
     const models = visibleModels(rt.catalogue.list(), ctx);
-    endJson(ctx.res, 200, JSON.stringify(shape === 'openai' ? openAiList(models) : providerList(models)));
+    endJson(ctx.res, 200, JSON.stringify(shape === 'openai' ? openAiList(models) : providerList(models)), ctx.headers);
   };
 }
 

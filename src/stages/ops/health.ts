@@ -6,7 +6,7 @@ import type { Runtime } from '../../runtime.js';
 
 function json(status: number, body: unknown): Stage {
   const text = JSON.stringify(body);
-  return async (ctx) => endJson(ctx.res, status, text);
+  return async (ctx) => endJson(ctx.res, status, text, ctx.headers);
 }
 
 export const healthzStage: Stage = json(200, { status: 'ok' });
@@ -27,14 +27,13 @@ export function readyzStage(rt: Runtime): Stage {
       // load balancer would not help.
       circuits: { [breaker.name]: breaker.state },
     });
-    endJson(ctx.res, ready ? 200 : 503, body);
+    endJson(ctx.res, ready ? 200 : 503, body, ctx.headers);
   };
 }
 
 export function metricsStage(rt: Runtime): Stage {
   return async (ctx) => {
     const { contentType, body } = await rt.metrics.render();
-    ctx.res.writeHead(200, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
-    ctx.res.end(body);
+    endJson(ctx.res, 200, body, ctx.headers, contentType);
   };
 }
