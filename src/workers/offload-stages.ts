@@ -5,7 +5,7 @@ import type { RequestContext } from '../context.js';
 import { GatewayError } from '../errors/codes.js';
 import type { Stage } from '../pipeline/compose.js';
 import type { Runtime } from '../runtime.js';
-import { applyTranslation, strictRequested } from '../stages/chat/translate-request.js';
+import { applyTranslation, refusal, strictRequested } from '../stages/chat/translate-request.js';
 import type { TranslatePool } from './pool.js';
 import { headAsBody } from './tasks.js';
 
@@ -33,7 +33,8 @@ export function offloadTranslateStage(rt: Runtime, pool: TranslatePool, inline: 
   const key = rt.upstreamKey;
   const offload: Stage = async (ctx, next) => {
     const result = await pool.translate(ctx.body!, ctx.model!, strictRequested(ctx));
-    applyTranslation(ctx, key, result.ok ? { ...result, body: Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength) } : result);
+    if (!result.ok) throw refusal(result);
+    applyTranslation(ctx, key, result, Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength));
     return next(ctx);
   };
   return (ctx, next) => (goesToPool(ctx, pool) ? offload(ctx, next) : inline(ctx, next));

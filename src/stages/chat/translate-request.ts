@@ -15,23 +15,34 @@ export const WARNINGS_HEADER = 'x-gateway-translation-warnings';
 export function translateRequestStage(rt: Runtime): Stage {
   const key = rt.upstreamKey;
   return (ctx, next) => {
-    const result = translateChatRequest(ctx.json, ctx.model!, { strict: strictRequested(ctx) });
-    applyTranslation(ctx, key, result.ok ? { ...result, body: stringifyMessagesRequest(result.request) } : result);
+    const t = translateChatRequest(ctx.json, ctx.model!, { strict: strictRequested(ctx) });
+    if (!t.ok) throw refusal(t);
+    applyTranslation(ctx, key, t, stringifyMessagesRequest(t.request));
     return next(ctx);
   };
 }
 
-/** A translation with the provider body already serialised (inline, or by a translation worker). */
-export type PreparedTranslation =
-  | { ok: true; body: string | Buffer; warnings: TranslationWarning[]; stream: boolean; includeUsage: boolean }
-  | { ok: false; message: string; param: string | null };
+/** What a translation decided besides the provider body (inline, or by a translation worker). */
+export interface TranslationDecisions {
+  warnings: TranslationWarning[];
+  stream: boolean;
+  includeUsage: boolean;
+}
+
+/** The 400 for a chat request the translation refused. */
+export function refusal(t: { message: string; param: string | null }): GatewayError {
+  return new GatewayError('invalid_request', t.message, { param: t.param });
+}
 
 export function strictRequested(ctx: RequestContext): boolean {
   return ctx.req.headers['x-gateway-strict'] === 'true';
 }
 
-export function applyTranslation(ctx: RequestContext, upstreamKey: string | null, t: PreparedTranslation): void {
-  if (!t.ok) throw new GatewayError('invalid_request', t.message, { param: t.param });
+/**
+ * Takes a translated request into the context. `body` is the provider body, serialised; passed beside
+ * the decisions rather than spread into one object with them, which cost ~3 µs a request here.
+ */
+export function applyTranslation(ctx: RequestContext, upstreamKey: string | null, t: TranslationDecisions, body: string | Buffer): void {
   ctx.warnings = t.warnings;
   ctx.stream = t.stream;
   ctx.includeUsage = t.includeUsage;
@@ -40,7 +51,7 @@ export function applyTranslation(ctx: RequestContext, upstreamKey: string | null
     method: 'POST',
     path: ANTHROPIC.messagesPath,
     headers: builtRequestHeaders(ctx.req.headers, upstreamKey),
-    body: t.body,
+    body,
   };
 }
 
