@@ -7,6 +7,7 @@
 // The guard is strict: exactly the keys the provider writes, in its order, a known stop reason, and a
 // usage object at most one level deep that JSON.parse accepts. Anything else (tool use, thinking,
 // several blocks, citations, another field or key order) is not recognised and takes the full path.
+import { quoteJson } from '../../json/quote.js';
 import type { TokenUsage } from '../../metering/token-usage.js';
 import { stringifyChatUsage } from './completion-json.js';
 import { mapFinishReason } from './finish-reason.js';
@@ -50,7 +51,7 @@ export function fastCompletion(answer: string, created: number, model: string): 
   }
   const usage = answerUsages(providerUsage);
   return {
-    body: `{"id":"chatcmpl-${id}","object":"chat.completion","created":${created},"model":${JSON.stringify(model)},"choices":[{"index":0,"message":{"role":"assistant","content":${text},"refusal":null},"logprobs":null,"finish_reason":"${finish.reason}"}],"usage":${stringifyChatUsage(usage.chat)}}`,
+    body: `{"id":"chatcmpl-${id}","object":"chat.completion","created":${created},"model":${quoteJson(model)},"choices":[{"index":0,"message":{"role":"assistant","content":${text},"refusal":null},"logprobs":null,"finish_reason":"${finish.reason}"}],"usage":${stringifyChatUsage(usage.chat)}}`,
     usage: usage.tokens,
   };
 }
