@@ -2,8 +2,16 @@
 // async iteration, no Transform per chunk. Backpressure is the sink's return value: false pauses the
 // upstream socket until resume(). Chunks that arrive before a sink is attached are held (the socket
 // is paused meanwhile) and replayed on attach.
-import type { Dispatcher } from 'undici';
 import { AnswerBodyError } from './exchange.js';
+
+/** The flow of the answer's connection: the exchange handler that reads it. */
+export interface AnswerFlow {
+  /** Stop reading the upstream socket after the chunk being handled. */
+  pause(): void;
+  resume(): void;
+  /** Drop the rest of the answer; its connection is closed, not reused. */
+  abort(reason: Error): void;
+}
 
 export interface AnswerSink {
   /** A body chunk; false = stop reading the upstream until resume(). */
@@ -20,7 +28,7 @@ export class AnswerStream {
   private state: 'open' | 'ended' | 'failed' = 'open';
   private failure: Error | null = null;
 
-  constructor(private readonly controller: Dispatcher.DispatchController) {}
+  constructor(private readonly controller: AnswerFlow) {}
 
   get finished(): boolean {
     return this.state !== 'open';

@@ -1,9 +1,16 @@
 // One request to the provider as an undici dispatch handler. A plain JSON answer is collected as
 // undici parses it and handed over whole (one promise per call, no body stream); an event stream is
-// handed over at its headers as an AnswerStream. Cancellation goes straight to undici's controller.
+// handed over at its headers as an AnswerStream. Cancellation goes straight to undici's abort.
 // Measured against `pool.request` (a Readable body, an AbortSignal listener, `arrayBuffer()`): see
 // bench/README.md.
-import type { Dispatcher } from 'undici';
+//
+// The handler speaks undici's callback interface (onConnect, onHeaders, onData, onComplete, onError),
+// the one its HTTP/1.1 client calls itself: a handler of the newer controller interface is wrapped,
+// per request, in an adapter that also parses every response header and the trailers into objects.
+// Here the headers stay raw until something asks for them (the content type is looked up alone),
+// and the handler is its own flow control (AnswerFlow).
+import { util, type Dispatcher } from 'undici';
+import type { AnswerFlow } from './answer-stream.js';
 import { AnswerStream } from './answer-stream.js';
 import type { Cancellation } from './cancellation.js';
 
@@ -55,9 +62,54 @@ export function isEventStreamType(contentType: string | string[] | undefined): b
   return type !== undefined && type.length >= EVENT_STREAM.length && type.slice(0, EVENT_STREAM.length).toLowerCase() === EVENT_STREAM;
 }
 
-export class ExchangeHandler implements Dispatcher.DispatchHandler {
-  private controller: Dispatcher.DispatchController | null = null;
-  private head: AnswerHead | null = null;
+/** Status and headers of an answer; the headers become an object the first time they are asked for. */
+class Head {
+  private parsed: AnswerHeaders | null = null;
+
+  constructor(
+    readonly statusCode: number,
+    readonly rawHeaders: Buffer[],
+    readonly headersAt: number,
+  ) {}
+
+  get headers(): AnswerHeaders {
+    return (this.parsed ??= util.parseHeaders(this.rawHeaders) as AnswerHeaders);
+  }
+}
+
+class Buffered extends Head implements BufferedAnswer {
+  readonly kind = 'buffered';
+
+  constructor(
+    head: Head,
+    readonly body: Buffer,
+  ) {
+    super(head.statusCode, head.rawHeaders, head.headersAt);
+  }
+}
+
+class Streamed extends Head implements StreamedAnswer {
+  readonly kind = 'stream';
+
+  constructor(
+    head: Head,
+    readonly body: AnswerStream,
+  ) {
+    super(head.statusCode, head.rawHeaders, head.headersAt);
+  }
+}
+
+/** The value of one header in undici's raw list (name, value, name, value, …), or undefined. */
+function rawHeader(raw: Buffer[], name: string): string | undefined {
+  for (let i = 0; i < raw.length; i += 2) if (util.headerNameToString(raw[i]!) === name) return raw[i + 1]!.toString('latin1');
+  return undefined;
+}
+
+export class ExchangeHandler implements Dispatcher.DispatchHandler, AnswerFlow {
+  private abortCall: ((reason: Error) => void) | null = null;
+  private resumeSocket: (() => void) | null = null;
+  private paused = false;
+  private head: Head | null = null;
   private chunks: Buffer[] = [];
   private size = 0;
   private stream: AnswerStream | null = null;
@@ -71,44 +123,68 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler {
 
   /** The Cancellation hook. */
   cancel(): void {
-    this.controller?.abort(new ExchangeCancelled());
+    this.abort(new ExchangeCancelled());
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
+  abort(reason: Error): void {
+    const abort = this.abortCall;
+    this.abortCall = null;
+    abort?.(reason);
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.resumeSocket?.();
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    this.abortCall = abort;
     this.cancellation?.onCancel(this);
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: AnswerHeaders): void {
-    if (statusCode < 200) return; // 1xx: the real answer follows
-    const head: AnswerHead = { statusCode, headers, headersAt: performance.now() };
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    if (statusCode < 200) return true; // 1xx: the real answer follows
+    this.resumeSocket = resume;
+    const head = new Head(statusCode, rawHeaders, performance.now());
     this.head = head;
-    if (!isEventStreamType(headers['content-type'])) return;
-    this.stream = new AnswerStream(controller);
-    this.resolve({ kind: 'stream', statusCode, headers, headersAt: head.headersAt, body: this.stream });
+    if (isEventStreamType(rawHeader(rawHeaders, 'content-type'))) {
+      this.stream = new AnswerStream(this);
+      this.resolve(new Streamed(head, this.stream));
+    }
+    return !this.paused;
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.stream !== null) return this.stream.push(chunk);
+  onData(chunk: Buffer): boolean {
+    if (this.stream !== null) {
+      this.stream.push(chunk);
+      return !this.paused;
+    }
     this.size += chunk.length;
     if (this.size > this.maxBufferedBytes) {
-      controller.abort(new Error(`upstream answer larger than ${this.maxBufferedBytes} bytes`));
-      return;
+      this.abort(new Error(`upstream answer larger than ${this.maxBufferedBytes} bytes`));
+      return false;
     }
     this.chunks.push(chunk);
+    return true;
   }
 
-  onResponseEnd(): void {
+  onComplete(): void {
+    this.abortCall = null;
     this.cancellation?.onCancel(null);
     if (this.stream !== null) return this.stream.finish();
-    const head = this.head!;
     const chunks = this.chunks;
     const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size);
     this.chunks = [];
-    this.resolve({ kind: 'buffered', statusCode: head.statusCode, headers: head.headers, headersAt: head.headersAt, body });
+    this.resolve(new Buffered(this.head!, body));
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error): void {
+  onError(err: Error): void {
+    this.abortCall = null;
     this.cancellation?.onCancel(null);
     // Before a stream was handed over, the answer is still owed: the call fails.
     if (this.stream !== null) return this.stream.fail(err);

@@ -29,6 +29,7 @@ export function chatRespondStage(rt: Runtime): Stage {
     const { headers } = ctx;
     if (upstream.statusCode >= 300) {
       const translated = translateUpstreamError(upstream.statusCode, await wholeBody(upstream, maxBytes));
+      // The provider's advice on when to retry; a success carries none (its headers are not parsed).
       copyRetryAfter(upstream.headers, headers);
       return endJson(ctx.res, translated.status, JSON.stringify(translated.body), headers);
     }
@@ -38,7 +39,6 @@ export function chatRespondStage(rt: Runtime): Stage {
     }
     // A JSON answer is at hand: awaiting it anyway would cost a microtask turn.
     const body = upstream.kind === 'buffered' ? upstream.body : await collectAnswer(upstream.body, maxBytes);
-    copyRetryAfter(upstream.headers, headers);
     const answer = body.toString('utf8');
     const created = Math.floor(Date.now() / 1000);
     const model = ctx.servedModel ?? ctx.requestedModel ?? ctx.model!.id;
