@@ -62,14 +62,16 @@ export function isEventStreamType(contentType: string | string[] | undefined): b
   return type !== undefined && type.length >= EVENT_STREAM.length && type.slice(0, EVENT_STREAM.length).toLowerCase() === EVENT_STREAM;
 }
 
-/** Status and headers of an answer; the headers become an object the first time they are asked for. */
-class Head {
+/** An answer as handed over; its headers become an object the first time they are asked for. */
+class Answer<K extends ProviderAnswer['kind'], B> {
   private parsed: AnswerHeaders | null = null;
 
   constructor(
+    readonly kind: K,
     readonly statusCode: number,
-    readonly rawHeaders: Buffer[],
+    private readonly rawHeaders: Buffer[],
     readonly headersAt: number,
+    readonly body: B,
   ) {}
 
   get headers(): AnswerHeaders {
@@ -77,26 +79,11 @@ class Head {
   }
 }
 
-class Buffered extends Head implements BufferedAnswer {
-  readonly kind = 'buffered';
-
-  constructor(
-    head: Head,
-    readonly body: Buffer,
-  ) {
-    super(head.statusCode, head.rawHeaders, head.headersAt);
-  }
-}
-
-class Streamed extends Head implements StreamedAnswer {
-  readonly kind = 'stream';
-
-  constructor(
-    head: Head,
-    readonly body: AnswerStream,
-  ) {
-    super(head.statusCode, head.rawHeaders, head.headersAt);
-  }
+/** What onHeaders learnt, kept until the answer is handed over. */
+interface Head {
+  statusCode: number;
+  rawHeaders: Buffer[];
+  headersAt: number;
 }
 
 /** The value of one header in undici's raw list (name, value, name, value, …), or undefined. */
@@ -150,11 +137,11 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, AnswerFlow {
   onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
     if (statusCode < 200) return true; // 1xx: the real answer follows
     this.resumeSocket = resume;
-    const head = new Head(statusCode, rawHeaders, performance.now());
+    const head: Head = { statusCode, rawHeaders, headersAt: performance.now() };
     this.head = head;
     if (isEventStreamType(rawHeader(rawHeaders, 'content-type'))) {
       this.stream = new AnswerStream(this);
-      this.resolve(new Streamed(head, this.stream));
+      this.resolve(new Answer('stream', statusCode, rawHeaders, head.headersAt, this.stream));
     }
     return !this.paused;
   }
@@ -180,7 +167,8 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, AnswerFlow {
     const chunks = this.chunks;
     const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size);
     this.chunks = [];
-    this.resolve(new Buffered(this.head!, body));
+    const head = this.head!;
+    this.resolve(new Answer('buffered', head.statusCode, head.rawHeaders, head.headersAt, body));
   }
 
   onError(err: Error): void {
