@@ -117,6 +117,8 @@ t.test('dashboard end to end in Chromium', { skip: typeof browser === 'string' ?
   await t.test('after a reload the full key appears nowhere', async (t) => {
     await page.getByRole('link', { name: 'API Keys' }).click();
     await page.getByRole('heading', { name: 'acme › API Keys' }).waitFor();
+    // The page's own calls finish first: a body that arrives after the reload began is gone (a flake seen under load).
+    await page.waitForLoadState('networkidle');
     const bodies: Promise<string>[] = [];
     page.on('response', (res) => {
       if (new URL(res.url()).pathname.startsWith('/admin/api')) bodies.push(res.text());
