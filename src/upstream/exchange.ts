@@ -87,9 +87,23 @@ interface Head {
 }
 
 /** The value of one header in undici's raw list (name, value, name, value, …), or undefined. */
-function rawHeader(raw: Buffer[], name: string): string | undefined {
-  for (let i = 0; i < raw.length; i += 2) if (util.headerNameToString(raw[i]!) === name) return raw[i + 1]!.toString('latin1');
+function rawHeader(raw: Buffer[], lowerName: string): string | undefined {
+  for (let i = 0; i < raw.length; i += 2) if (isName(raw[i]!, lowerName)) return raw[i + 1]!.toString('latin1');
   return undefined;
+}
+
+/**
+ * Whether a header name's bytes spell `lowerName` in any letter case: length first (most names differ
+ * there), then byte by byte. undici's own lookup of a name's lower-case form cost more than the rest
+ * of the answer's head.
+ */
+function isName(name: Buffer, lowerName: string): boolean {
+  if (name.length !== lowerName.length) return false;
+  for (let j = 0; j < name.length; j++) {
+    const byte = name[j]!;
+    if ((byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte) !== lowerName.charCodeAt(j)) return false;
+  }
+  return true;
 }
 
 export class ExchangeHandler implements Dispatcher.DispatchHandler, AnswerFlow {

@@ -348,6 +348,27 @@ t.test('an event stream is recognised whatever the letter case of its media type
   for (const [type, want] of cases) t.equal(isEventStreamType(type), want, String(type));
 });
 
+t.test('the content type is found whatever the letter case and place of its header name', quick(), async (t) => {
+  const cases: Array<[string, string[]]> = [
+    ['Content-Type', []],
+    ['CONTENT-TYPE', ['x-request-id', 'Content-Length']],
+    ['content-type', ['Content-Typo']],
+  ];
+  for (const [name, before] of cases) {
+    const server = await startServer(t, (_req, res) => {
+      const headers: Record<string, string> = {};
+      for (const other of before) headers[other] = other === 'Content-Length' ? '5' : 'x';
+      headers[name] = 'text/event-stream';
+      res.writeHead(200, headers);
+      res.end(before.includes('Content-Length') ? 'data:' : 'data:\n\n');
+    });
+    const answer = await upstream(t, server.url).exchange(REQUEST);
+    t.equal(answer.kind, 'stream', `${name} after ${before.length} other headers`);
+    t.equal(answer.headers['content-type'], 'text/event-stream', 'and the parsed headers carry it');
+    if (answer.kind === 'stream') attachCollector(answer.body);
+  }
+});
+
 t.test('cancelled while waiting for the headers: the call fails at once and the connection closes', quick(), async (t) => {
   const arrived = gate<ServerResponse>();
   const server = await startServer(t, (_req, res) => arrived.open(res)); // never answers
