@@ -18,7 +18,10 @@ export type AnswerHeaders = Record<string, string | string[] | undefined>;
 
 interface AnswerHead {
   readonly statusCode: number;
+  /** Every header, by lower-case name (parsed when first asked for). */
   readonly headers: AnswerHeaders;
+  /** One header by its lower-case name, without parsing the others; several of that name come as a list. */
+  header(lowerName: string): string | string[] | undefined;
   /** performance.now() when the headers arrived. */
   readonly headersAt: number;
 }
@@ -77,6 +80,10 @@ class Answer<K extends ProviderAnswer['kind'], B> {
   get headers(): AnswerHeaders {
     return (this.parsed ??= util.parseHeaders(this.rawHeaders) as AnswerHeaders);
   }
+
+  header(lowerName: string): string | string[] | undefined {
+    return rawHeader(this.rawHeaders, lowerName);
+  }
 }
 
 /** What onHeaders learnt, kept until the answer is handed over. */
@@ -86,10 +93,15 @@ interface Head {
   headersAt: number;
 }
 
-/** The value of one header in undici's raw list (name, value, name, value, …), or undefined. */
-function rawHeader(raw: Buffer[], lowerName: string): string | undefined {
-  for (let i = 0; i < raw.length; i += 2) if (isName(raw[i]!, lowerName)) return raw[i + 1]!.toString('latin1');
-  return undefined;
+/** One header in undici's raw list (name, value, name, value, …): its value, its values, or undefined. */
+function rawHeader(raw: Buffer[], lowerName: string): string | string[] | undefined {
+  let found: string | string[] | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (!isName(raw[i]!, lowerName)) continue;
+    const value = raw[i + 1]!.toString('latin1');
+    found = found === undefined ? value : typeof found === 'string' ? [found, value] : [...found, value];
+  }
+  return found;
 }
 
 /**

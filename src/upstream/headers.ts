@@ -81,9 +81,9 @@ function listedInConnection(value: string | undefined): Set<string> | null {
  * headers are not among them: they describe the upstream account every tenant shares (a key with
  * limits gets its own, set by the rate-limit stage).
  */
-export function passBackHeaders(upstream: Record<string, string | string[] | undefined>, into: OutgoingHttpHeaders): void {
+export function passBackHeaders(upstream: { header(lowerName: string): string | string[] | undefined }, into: OutgoingHttpHeaders): void {
   for (const name of ANTHROPIC.passBackHeaders) {
-    const v = upstream[name];
+    const v = upstream.header(name);
     if (v !== undefined) into[name] = v;
   }
 }

@@ -21,13 +21,13 @@ export function messagesRespondStage(rt: Runtime): Stage {
     const { headers } = ctx;
     if (upstream.statusCode === 200 && upstream.kind === 'stream') {
       const stream = upstream.body;
-      passBackHeaders(upstream.headers, headers);
+      passBackHeaders(upstream, headers);
       return asOpenStream(metrics, ctx, () => relayStream(ctx, stream));
     }
     // A JSON answer is at hand: awaiting it anyway would cost a microtask turn.
     const body = upstream.kind === 'buffered' ? upstream.body : await collectAnswer(upstream.body, maxBytes);
     keepUsage(ctx, upstream.statusCode < 300 ? usageFromMessageBody(body) : null);
-    passBackHeaders(upstream.headers, headers);
+    passBackHeaders(upstream, headers);
     headers['content-length'] = body.length;
     ctx.res.writeHead(upstream.statusCode, headers);
     ctx.res.end(body);

@@ -369,6 +369,17 @@ t.test('the content type is found whatever the letter case and place of its head
   }
 });
 
+t.test('one header is read alone as the parsed headers have it: absent, once, or several times', quick(), async (t) => {
+  const server = await startServer(t, (_req, res) => {
+    res.writeHead(200, ['Content-Type', 'application/json', 'Request-Id', 'req_1', 'x-should-retry', 'a', 'X-Should-Retry', 'b', 'x-should-retry', 'c']);
+    res.end('{}');
+  });
+  const answer = await upstream(t, server.url).exchange(REQUEST);
+  for (const name of ['content-type', 'request-id', 'x-should-retry', 'retry-after']) t.same(answer.header(name), answer.headers[name], name);
+  t.same(answer.header('x-should-retry'), ['a', 'b', 'c']);
+  t.equal(answer.header('retry-after'), undefined);
+});
+
 t.test('cancelled while waiting for the headers: the call fails at once and the connection closes', quick(), async (t) => {
   const arrived = gate<ServerResponse>();
   const server = await startServer(t, (_req, res) => arrived.open(res)); // never answers
