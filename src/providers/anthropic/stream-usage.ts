@@ -2,7 +2,7 @@
 // the client untouched. In a stream only message_start, message_delta and error are JSON-parsed;
 // the other events are recognised by their `event:` name alone.
 
-import { emptyUsage, mergeProviderUsage, usageOf, type TokenUsage } from '../../metering/token-usage.js';
+import { emptyUsage, mergeProviderUsage, usageOf, usageOfCommonText, type TokenUsage } from '../../metering/token-usage.js';
 import { SseParser, type SseEvent } from '../../sse/parser.js';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -120,7 +120,10 @@ export function trailingUsage(body: Buffer): TokenUsage | null | undefined {
   if (at <= 0) return undefined;
   const before = body[at - 1];
   if (before !== COMMA && before !== OPEN_BRACE) return undefined;
-  const value = parseJson(body.toString('utf8', at + USAGE_MEMBER.length, end));
+  const text = body.toString('utf8', at + USAGE_MEMBER.length, end);
+  const common = usageOfCommonText(text);
+  if (common !== undefined) return common;
+  const value = parseJson(text);
   return value === undefined ? undefined : usageOf(value);
 }
 

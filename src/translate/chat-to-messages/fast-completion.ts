@@ -12,7 +12,7 @@ import type { TokenUsage } from '../../metering/token-usage.js';
 import { stringifyChatUsage } from './completion-json.js';
 import { mapFinishReason } from './finish-reason.js';
 import { JSON_STRING_LITERAL } from './json-literal.js';
-import { answerUsages } from './usage.js';
+import { answerUsagesOfText } from './usage.js';
 
 /** Longer answers take the full parse: the regular expression's backtracking stack grows with the text. */
 export const MAX_FAST_ANSWER_CHARS = 64 * 1024;
@@ -43,13 +43,8 @@ export function fastCompletion(answer: string, created: number, model: string): 
   const finish = mapFinishReason(stopReason);
   // An unknown reason is reported as a warning by the full path.
   if (finish.unknown) return null;
-  let providerUsage: unknown;
-  try {
-    providerUsage = JSON.parse(usageText);
-  } catch {
-    return null;
-  }
-  const usage = answerUsages(providerUsage);
+  const usage = answerUsagesOfText(usageText);
+  if (usage === null) return null;
   return {
     body: `{"id":"chatcmpl-${id}","object":"chat.completion","created":${created},"model":${quoteJson(model)},"choices":[{"index":0,"message":{"role":"assistant","content":${text},"refusal":null},"logprobs":null,"finish_reason":"${finish.reason}"}],"usage":${stringifyChatUsage(usage.chat)}}`,
     usage: usage.tokens,

@@ -3,7 +3,7 @@
 
 import type { Usage } from '../../wire/anthropic.js';
 import type { CompletionUsage } from '../../wire/openai.js';
-import { emptyUsage, totalInput, usageOf, type TokenUsage } from '../../metering/token-usage.js';
+import { emptyUsage, totalInput, usageOf, usageOfCommonText, type TokenUsage } from '../../metering/token-usage.js';
 
 /**
  * prompt = uncached + cache read + cache write (cached tokens are part of the prompt in the chat
@@ -33,4 +33,17 @@ export function answerUsages(providerUsage: unknown): { tokens: TokenUsage | nul
   const tokens = usageOf(providerUsage);
   if (tokens === null) return { tokens, chat: chatUsageFrom(emptyUsage()) };
   return { tokens, chat: chatUsageFrom(tokens, thinkingTokensOf(providerUsage as Usage)) };
+}
+
+/** answerUsages for the usage object's JSON text (the common shape read without a parse); null when it is not JSON. */
+export function answerUsagesOfText(text: string): { tokens: TokenUsage | null; chat: CompletionUsage } | null {
+  const common = usageOfCommonText(text);
+  if (common !== undefined) return { tokens: common, chat: chatUsageFrom(common) };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return answerUsages(parsed);
 }
