@@ -10,7 +10,9 @@ export function parseJsonObject(body: Uint8Array | null, maxDepth: number | null
   if (body === null || body.length === 0) return { ok: false, message: 'The request body is empty; a JSON object is required.' };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+    // A worker gets a plain Uint8Array; the main thread's body is already a Buffer.
+    const bytes = body instanceof Buffer ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    parsed = JSON.parse(bytes.toString('utf8'));
   } catch {
     return { ok: false, message: 'The request body is not valid JSON.' };
   }
