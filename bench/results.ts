@@ -77,7 +77,8 @@ export function combineWindows(windows: readonly Window[]): TargetResult {
 }
 
 /** The proxy's CPU time per answered request in one window (NaN for the simulator-direct windows). */
-function cpuPerRequest(w: Window): number {
+/** CPU per answered request of the window's proxy (NaN for the simulator direct, or no answers). */
+export function cpuPerRequest(w: Window): number {
   return w.proxy === null || w.answered === 0 ? Number.NaN : w.proxy.cpuUs / w.answered;
 }
 

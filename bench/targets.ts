@@ -68,7 +68,7 @@ function profileFlags(opts: ProcessOptions, name: string): string[] {
   return opts.profileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`];
 }
 
-function gatewayEnv(upstream: string, dataDir: string, opts: ProcessOptions): Record<string, string> {
+export function gatewayEnv(upstream: string, dataDir: string, opts: ProcessOptions): Record<string, string> {
   return {
     DATABASE_URL: `file:${join(dataDir, 'gateway.db')}`,
     GATEWAY_DATA_DIR: dataDir,

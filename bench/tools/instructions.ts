@@ -1,0 +1,134 @@
+// Instructions per request on the gateway's main thread, counted by valgrind's callgrind: repeatable to
+// about 1% run after run on these machines, where CPU time per request moves by ±15%, so a change of a
+// few per cent shows, and two builds can be compared one after the other. The gateway runs under
+// valgrind with instrumentation off, is warmed up at that (slowed) speed until V8 has optimised the hot
+// path, then counts only while a fixed number of requests is sent. Counts are for A/B comparison only:
+// under valgrind the gateway runs ~50× slower, its timers (usage batches, log flushes) fire over fewer
+// requests, and the kernel's work is not counted at all.
+//
+//   node dist/bench/tools/instructions.js [--build <checkout with dist/>] [--scenario chat] [--warmup 20000] [--requests 2000]
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import { runLoad } from '../load.js';
+import { startChild } from '../processes.js';
+import { buildScenarios } from '../scenarios.js';
+import { gatewayEnv, UPSTREAM_KEY } from '../targets.js';
+
+const run = promisify(execFile);
+
+export interface InstructionOptions {
+  /** A checkout whose dist/ holds the gateway to measure. */
+  build: string;
+  scenario: string;
+  warmup: number;
+  requests: number;
+  connections: number;
+}
+
+/** `PROGRAM TOTALS` of a callgrind_annotate report. */
+export function programTotal(report: string): number {
+  const m = /^\s*([\d,]+)\s+\(100\.0%\)\s+PROGRAM TOTALS/m.exec(report);
+  if (m === null) throw new Error('no PROGRAM TOTALS in the callgrind report');
+  return Number(m[1]!.replaceAll(',', ''));
+}
+
+export async function countInstructions(opts: InstructionOptions): Promise<{ perRequest: number; total: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'mgw-instructions-'));
+  const simulator = await startChild('simulator', { args: { apiKey: UPSTREAM_KEY, replyTokens: 200 } });
+  const main = join(resolve(opts.build), 'dist/src/main.js');
+  const env = { ...process.env, ...gatewayEnv(simulator.url, dir, { logLevel: 'info', gatewayEnv: {}, profileDir: null }), PORT: '0' };
+  try {
+    const created = await run(process.execPath, [main, 'keys', 'create', '--customer', 'bench', '--name', 'instructions'], { env });
+    const key = created.stdout.trim();
+    const out = join(dir, 'callgrind.out');
+    // Threads apart: the main thread's count alone (V8's compiler and GC helper threads vary run to run).
+    const gateway = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, main, 'serve'], {
+      env: { ...env, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    try {
+      const url = await listeningUrl(gateway);
+      const scenario = buildScenarios({ gatewayKey: key, upstreamKey: UPSTREAM_KEY }).find((s) => s.name === opts.scenario);
+      if (scenario === undefined) throw new Error(`no scenario "${opts.scenario}"`);
+      const load = (amount: number) =>
+        runLoad({ url, connections: opts.connections, durationSec: 3600, amount, requests: [scenario.gateway], expectStatus: scenario.expectStatus, timeoutSec: 120 });
+      await load(opts.warmup);
+      // vgdb names its pipes after USER and HOST: the controller must see the gateway's environment.
+      const control = (...args: string[]) => run('callgrind_control', [...args, String(gateway.pid)], { env });
+      await control('-i', 'on');
+      const measured = await load(opts.requests);
+      await control('-i', 'off');
+      await control('-d');
+      if (measured.ok !== opts.requests) throw new Error(`${measured.ok} of ${opts.requests} requests answered as expected`);
+      // The dump of the main thread, callgrind.out.<n>-01, is written after callgrind_control returns.
+      const dump = await mainThreadDump(dir);
+      const report = await run('callgrind_annotate', [join(dir, dump)], { maxBuffer: 64 * 1024 * 1024 });
+      const total = programTotal(report.stdout);
+      return { total, perRequest: Math.round(total / opts.requests) };
+    } finally {
+      gateway.kill('SIGKILL');
+    }
+  } finally {
+    await simulator.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function mainThreadDump(dir: string): Promise<string> {
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    const dump = readdirSync(dir).find((f) => /^callgrind\.out\.\d+-01$/.test(f));
+    if (dump !== undefined) {
+      await new Promise((r) => setTimeout(r, 500)); // let it finish writing
+      return dump;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`callgrind wrote no dump of the main thread (${readdirSync(dir).join(', ')})`);
+}
+
+/** The gateway logs where it listens; under valgrind that takes a while. */
+function listeningUrl(child: ReturnType<typeof spawn>): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`the gateway did not start under valgrind: ${seen.slice(-500)}`)), 180_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const m = /"port":(\d+),[^\n]*"msg":"model-gateway listening"/.exec(seen);
+      if (m !== null) {
+        clearTimeout(timer);
+        resolvePromise(`http://127.0.0.1:${m[1]}`);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the gateway exited (${code}): ${seen.slice(-500)}`)));
+  });
+}
+
+async function mainCli(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      build: { type: 'string', default: '.' },
+      scenario: { type: 'string', default: 'chat' },
+      warmup: { type: 'string', default: '20000' },
+      requests: { type: 'string', default: '2000' },
+      connections: { type: 'string', default: '4' },
+    },
+  });
+  const r = await countInstructions({
+    build: values.build,
+    scenario: values.scenario,
+    warmup: Number(values.warmup),
+    requests: Number(values.requests),
+    connections: Number(values.connections),
+  });
+  console.log(`${values.scenario}: ${r.perRequest} instructions per request on the gateway's main thread (${r.total} over ${values.requests})`);
+}
+
+if (process.argv[1]?.includes('bench/tools/instructions')) {
+  mainCli().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,26 @@
+// The instruction counter: reading callgrind's report, and a short count of this build under valgrind.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import t from 'tap';
+import { countInstructions, programTotal } from '../../bench/tools/instructions.js';
+
+t.test('the total is read from the report, thousands separators and all', async (t) => {
+  const report = ['--------', 'Ir', '--------', '661,209,144 (100.0%)  PROGRAM TOTALS', '', '55,384,549 ( 6.62%)  ???:Builtins_LoadIC'].join('\n');
+  t.equal(programTotal(report), 661_209_144);
+  t.throws(() => programTotal('no totals here'));
+});
+
+function hasValgrind(): boolean {
+  try {
+    execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+t.test('a short count of this build: a positive number of instructions for each request', { skip: hasValgrind() ? false : 'valgrind is not installed' }, async (t) => {
+  const r = await countInstructions({ build: join(import.meta.dirname, '../..'), scenario: 'chat', warmup: 100, requests: 20, connections: 2 });
+  t.ok(r.perRequest > 10_000, `${r.perRequest} instructions per request`);
+  t.equal(r.perRequest, Math.round(r.total / 20));
+});
