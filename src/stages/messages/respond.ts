@@ -37,7 +37,6 @@ export function messagesRespondStage(rt: Runtime): Stage {
 async function relayStream(ctx: RequestContext, stream: AnswerStream): Promise<void> {
   const { res, headers } = ctx;
   headers['cache-control'] = 'no-cache';
-  delete headers['content-length'];
   res.writeHead(200, headers);
   res.flushHeaders();
   const observer = new AnthropicStreamObserver();
