@@ -86,13 +86,6 @@ class Answer<K extends ProviderAnswer['kind'], B> {
   }
 }
 
-/** What onHeaders learnt, kept until the answer is handed over. */
-interface Head {
-  statusCode: number;
-  rawHeaders: Buffer[];
-  headersAt: number;
-}
-
 /** One header in undici's raw list (name, value, name, value, …): its value, its values, or undefined. */
 function rawHeader(raw: Buffer[], lowerName: string): string | string[] | undefined {
   let found: string | string[] | undefined;
@@ -122,7 +115,10 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, AnswerFlow {
   private abortCall: ((reason: Error) => void) | null = null;
   private resumeSocket: (() => void) | null = null;
   private paused = false;
-  private head: Head | null = null;
+  // What onHeaders learnt, kept until the answer is handed over (rawHeaders null: no answer yet).
+  private statusCode = 0;
+  private rawHeaders: Buffer[] | null = null;
+  private headersAt = 0;
   private chunks: Buffer[] = [];
   private size = 0;
   private stream: AnswerStream | null = null;
@@ -163,11 +159,12 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, AnswerFlow {
   onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
     if (statusCode < 200) return true; // 1xx: the real answer follows
     this.resumeSocket = resume;
-    const head: Head = { statusCode, rawHeaders, headersAt: performance.now() };
-    this.head = head;
+    this.statusCode = statusCode;
+    this.rawHeaders = rawHeaders;
+    this.headersAt = performance.now();
     if (isEventStreamType(rawHeader(rawHeaders, 'content-type'))) {
       this.stream = new AnswerStream(this);
-      this.resolve(new Answer('stream', statusCode, rawHeaders, head.headersAt, this.stream));
+      this.resolve(new Answer('stream', statusCode, rawHeaders, this.headersAt, this.stream));
     }
     return !this.paused;
   }
@@ -193,8 +190,7 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, AnswerFlow {
     const chunks = this.chunks;
     const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size);
     this.chunks = [];
-    const head = this.head!;
-    this.resolve(new Answer('buffered', head.statusCode, head.rawHeaders, head.headersAt, body));
+    this.resolve(new Answer('buffered', this.statusCode, this.rawHeaders!, this.headersAt, body));
   }
 
   onError(err: Error): void {
@@ -202,6 +198,6 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, AnswerFlow {
     this.cancellation?.onCancel(null);
     // Before a stream was handed over, the answer is still owed: the call fails.
     if (this.stream !== null) return this.stream.fail(err);
-    this.reject(this.head === null || err instanceof ExchangeCancelled ? err : new AnswerBodyError(err));
+    this.reject(this.rawHeaders === null || err instanceof ExchangeCancelled ? err : new AnswerBodyError(err));
   }
 }

@@ -1,7 +1,6 @@
 // Answers a chat-completions request from the provider's response: a chat.completion object, a
 // re-framed chunk stream (SSE parse → event translation → SSE frames, pushed per upstream chunk through a Reframer), or the
 // provider's error in the chat error shape with the same status.
-import type { OutgoingHttpHeaders } from 'node:http';
 import type { RequestContext } from '../../context.js';
 import { endJson } from '../../json-response.js';
 import { chatErrorFrames, streamFailureOf } from '../../errors/stream-frames.js';
@@ -30,7 +29,8 @@ export function chatRespondStage(rt: Runtime): Stage {
     if (upstream.statusCode >= 300) {
       const translated = translateUpstreamError(upstream.statusCode, await wholeBody(upstream, maxBytes));
       // The provider's advice on when to retry; a success carries none (its headers are not parsed).
-      copyRetryAfter(upstream.headers, headers);
+      const retryAfter = upstream.header('retry-after');
+      if (retryAfter !== undefined) headers['retry-after'] = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
       return endJson(ctx.res, translated.status, JSON.stringify(translated.body), headers);
     }
     if (ctx.stream && upstream.kind === 'stream') {
@@ -95,10 +95,5 @@ function addWarnings(ctx: RequestContext, warnings: RequestContext['warnings']):
   if (warnings.length === 0) return;
   ctx.warnings = ctx.warnings.concat(warnings);
   if (!ctx.res.headersSent) ctx.headers[WARNINGS_HEADER] = warningsHeaderValue(ctx.warnings);
-}
-
-function copyRetryAfter(from: Record<string, string | string[] | undefined>, to: OutgoingHttpHeaders): void {
-  const retryAfter = from['retry-after'];
-  if (retryAfter !== undefined) to['retry-after'] = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
 }
 
