@@ -46,7 +46,7 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
     const out = join(dir, 'callgrind.out');
     // Threads apart: the main thread's count alone (V8's compiler and GC helper threads vary run to run).
     const gateway = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, main, 'serve'], {
-      env: { ...env, PORT: '0' },
+      env,
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     try {

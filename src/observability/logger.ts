@@ -46,7 +46,7 @@ export function createLogger(opts: LoggerOptions): Logger {
   return logger;
 }
 
-/** The one access-log line of a request (spec: usage numbers at info, upstream timing at debug). */
+/** What the one access-log line of a request says (spec: usage numbers at info, upstream timing at debug). */
 export interface AccessLogLine {
   reqId: string;
   surface: string;
@@ -61,17 +61,12 @@ export interface AccessLogLine {
   stream: boolean;
   durationMs: number;
   tokens: { input: number; output: number; cacheRead: number; cacheWrite: number } | undefined;
-  /** Arrival → upstream response headers; only at debug level. */
-  upstreamMs?: number;
-}
-
-export interface AccessLogInput extends Omit<AccessLogLine, 'durationMs' | 'upstreamMs'> {
-  durationMs: number;
+  /** Arrival → upstream response headers (null: none came); written only at debug level. */
   upstreamMs: number | null;
 }
 
 /** Writes the access line: info always, with the upstream timing added when debug is enabled. */
-export function logAccess(logger: Logger, line: AccessLogInput): void {
+export function logAccess(logger: Logger, line: AccessLogLine): void {
   if (!logger.isLevelEnabled('info')) return;
   const durationMs = round2(line.durationMs);
   const upstreamMs = line.upstreamMs !== null && logger.isLevelEnabled('debug') ? round2(line.upstreamMs) : undefined;
