@@ -51,6 +51,8 @@ export interface RequestContext {
   /** True once the upstream reported any usage, so metering knows whether a record is meaningful. */
   usageSeen: boolean;
   outcome: Outcome | null;
+  /** performance.now() when the call that answered was dispatched, and when its headers came. */
+  upstreamSentAt: number | null;
   upstreamHeadersAt: number | null;
   firstTokenAt: number | null;
   warnings: TranslationWarning[];
@@ -87,6 +89,7 @@ export function createContext(
     usage: emptyUsage(),
     usageSeen: false,
     outcome: null,
+    upstreamSentAt: null,
     upstreamHeadersAt: null,
     firstTokenAt: null,
     warnings: [],

@@ -61,7 +61,11 @@ export interface AccessLogLine {
   stream: boolean;
   durationMs: number;
   tokens: { input: number; output: number; cacheRead: number; cacheWrite: number } | undefined;
-  /** Arrival → upstream response headers (null: none came); written only at debug level. */
+  /**
+   * Written only at debug level (null: no answer came). Arrival → the call that answered was dispatched
+   * (the gateway's own work before it), and arrival → that answer's headers.
+   */
+  upstreamSentMs: number | null;
   upstreamMs: number | null;
 }
 
@@ -69,10 +73,12 @@ export interface AccessLogLine {
 export function logAccess(logger: Logger, line: AccessLogLine): void {
   if (!logger.isLevelEnabled('info')) return;
   const durationMs = round2(line.durationMs);
-  const upstreamMs = line.upstreamMs !== null && logger.isLevelEnabled('debug') ? round2(line.upstreamMs) : undefined;
+  const debug = logger.isLevelEnabled('debug');
+  const upstreamSentMs = line.upstreamSentMs !== null && debug ? round2(line.upstreamSentMs) : undefined;
+  const upstreamMs = line.upstreamMs !== null && debug ? round2(line.upstreamMs) : undefined;
   const writer = writers.get(logger);
   if (writer === undefined) {
-    logger.info({ ...line, durationMs, upstreamMs }, 'request');
+    logger.info({ ...line, durationMs, upstreamSentMs, upstreamMs }, 'request');
     return;
   }
   const { own, chosen } = writer;
@@ -87,6 +93,7 @@ export function logAccess(logger: Logger, line: AccessLogLine): void {
   if (tokens !== undefined) {
     text += `,"tokens":{"input":${tokens.input},"output":${tokens.output},"cacheRead":${tokens.cacheRead},"cacheWrite":${tokens.cacheWrite}}`;
   }
+  if (upstreamSentMs !== undefined) text += `,"upstreamSentMs":${upstreamSentMs}`;
   if (upstreamMs !== undefined) text += `,"upstreamMs":${upstreamMs}`;
   writer.stream.write(`${text},"msg":"request"}\n`);
 }

@@ -43,6 +43,7 @@ export function callUpstreamStage(rt: Runtime, options: { allowFallback: boolean
       throw upstreamFailureError(result.failure);
     }
     const response = result.response;
+    ctx.upstreamSentAt = response.dispatchedAt;
     ctx.upstreamHeadersAt = response.headersAt;
     if (result.model !== null) {
       // servedModel is set only when a fallback answered, so the chat body keeps the client's alias otherwise.

@@ -65,6 +65,7 @@ export function observeStage(rt: Runtime): Stage {
         stream: ctx.stream,
         durationMs,
         tokens: ctx.usageSeen ? ctx.usage : undefined,
+        upstreamSentMs: ctx.upstreamSentAt === null ? null : ctx.upstreamSentAt - ctx.startedAt,
         upstreamMs: ctx.upstreamHeadersAt === null ? null : ctx.upstreamHeadersAt - ctx.startedAt,
       });
     }

@@ -22,6 +22,8 @@ interface AnswerHead {
   readonly headers: AnswerHeaders;
   /** One header by its lower-case name, without parsing the others; several of that name come as a list. */
   header(lowerName: string): string | string[] | undefined;
+  /** performance.now() when the call that answered was handed to the connection pool. */
+  readonly dispatchedAt: number;
   /** performance.now() when the headers arrived. */
   readonly headersAt: number;
 }
@@ -73,6 +75,7 @@ class Answer<K extends ProviderAnswer['kind'], B> {
     readonly kind: K,
     readonly statusCode: number,
     private readonly rawHeaders: Buffer[],
+    readonly dispatchedAt: number,
     readonly headersAt: number,
     readonly body: B,
   ) {}
@@ -119,6 +122,8 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, AnswerFlow {
   private statusCode = 0;
   private rawHeaders: Buffer[] | null = null;
   private headersAt = 0;
+  // The handler is made just before the call is dispatched (client.ts).
+  private readonly dispatchedAt = performance.now();
   private chunks: Buffer[] = [];
   private size = 0;
   private stream: AnswerStream | null = null;
@@ -164,7 +169,7 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, AnswerFlow {
     this.headersAt = performance.now();
     if (isEventStreamType(rawHeader(rawHeaders, 'content-type'))) {
       this.stream = new AnswerStream(this);
-      this.resolve(new Answer('stream', statusCode, rawHeaders, this.headersAt, this.stream));
+      this.resolve(new Answer('stream', statusCode, rawHeaders, this.dispatchedAt, this.headersAt, this.stream));
     }
     return !this.paused;
   }
@@ -190,7 +195,7 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler, AnswerFlow {
     const chunks = this.chunks;
     const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size);
     this.chunks = [];
-    this.resolve(new Answer('buffered', this.statusCode, this.rawHeaders!, this.headersAt, body));
+    this.resolve(new Answer('buffered', this.statusCode, this.rawHeaders!, this.dispatchedAt, this.headersAt, body));
   }
 
   onError(err: Error): void {

@@ -67,7 +67,7 @@ t.test('lines without secrets pass unchanged', async (t) => {
   t.same(line.tokens, { input: 1 });
 });
 
-t.test('the access line carries usage at info and upstream timing only at debug', async (t) => {
+t.test('the access line carries usage at info and upstream timings only at debug', async (t) => {
   const access = {
     reqId: 'req_1',
     surface: 'chat',
@@ -80,6 +80,7 @@ t.test('the access line carries usage at info and upstream timing only at debug'
     outcome: 'ok',
     stream: true,
     durationMs: 1234.5678,
+    upstreamSentMs: 0.04567,
     upstreamMs: 210.1234,
     tokens: { input: 10, output: 20, cacheRead: 5, cacheWrite: 0 },
   };
@@ -92,7 +93,11 @@ t.test('the access line carries usage at info and upstream timing only at debug'
     t.same(line.tokens, access.tokens);
     t.equal(line.path, access.path);
     t.equal('upstreamMs' in line, hasUpstream, `${level}: upstreamMs ${hasUpstream ? 'present' : 'absent'}`);
-    if (hasUpstream) t.equal(line.upstreamMs, 210.12);
+    t.equal('upstreamSentMs' in line, hasUpstream, `${level}: upstreamSentMs ${hasUpstream ? 'present' : 'absent'}`);
+    if (hasUpstream) {
+      t.equal(line.upstreamMs, 210.12);
+      t.equal(line.upstreamSentMs, 0.05);
+    }
   }
 });
 
@@ -117,6 +122,7 @@ t.test('the access line scrubs the strings a client or an operator chose', async
     stream: false,
     durationMs: 1,
     tokens: undefined,
+    upstreamSentMs: null,
     upstreamMs: null,
   });
   const text = await lines();
@@ -144,6 +150,7 @@ t.test('the access line is pino\'s line shape, valid JSON holding exactly its fi
     stream: fc.boolean(),
     durationMs: fc.double({ min: 0, max: 1e7, noNaN: true }),
     tokens: optional(fc.record({ input: count, output: count, cacheRead: count, cacheWrite: count })),
+    upstreamSentMs: fc.option(fc.double({ min: 0, max: 1e7, noNaN: true }), { nil: null }),
     upstreamMs: fc.option(fc.double({ min: 0, max: 1e7, noNaN: true }), { nil: null }),
   });
   for (const level of ['info', 'debug'] as const) {
@@ -178,6 +185,7 @@ t.test('the access line is pino\'s line shape, valid JSON holding exactly its fi
         stream: l.stream,
         durationMs: Math.round(l.durationMs * 100) / 100,
         tokens: l.tokens,
+        upstreamSentMs: level === 'debug' && l.upstreamSentMs !== null ? Math.round(l.upstreamSentMs * 100) / 100 : undefined,
         upstreamMs: level === 'debug' && l.upstreamMs !== null ? Math.round(l.upstreamMs * 100) / 100 : undefined,
         msg: 'request',
       };

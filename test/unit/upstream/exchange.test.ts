@@ -128,6 +128,7 @@ t.test('a JSON answer arrives whole: status, headers, bytes and when the headers
     t.equal(received, REQUEST.body, 'the request body went up');
     t.same(answer.kind === 'buffered' && JSON.parse(answer.body.toString('utf8')), { status, echo: REQUEST.body });
     t.ok(answer.headersAt >= before && answer.headersAt <= after, 'headersAt is a performance.now() taken during the call');
+    t.ok(answer.dispatchedAt >= before && answer.dispatchedAt <= answer.headersAt, 'dispatchedAt is taken during the call, before the headers came');
   }
 });
 
