@@ -1,3 +1,5 @@
+import type { Pause } from './gc-pauses.js';
+
 // The messages between the bench (parent) and the processes it starts (simulator, pass-through,
 // gateway). Each child measures itself, so the load generator's own work never pollutes the numbers.
 
@@ -23,9 +25,14 @@ export type ChildCommand =
   /** Full GC (children run with --expose-gc), then stats: for the flat-memory check. */
   | { id: number; op: 'gc' }
   /** Simulator only: change pacing (tokens per second) for the open-streams phase. */
-  | { id: number; op: 'configure'; tokensPerSecond: number };
+  | { id: number; op: 'configure'; tokensPerSecond: number }
+  /** The main thread's GC pauses since the last ask (children started with RECORD_GC_PAUSES_ENV=1). */
+  | { id: number; op: 'gcPauses' };
+
+/** Set to 1 in a child's environment to have it record its GC pauses (the tail-latency tool). */
+export const RECORD_GC_PAUSES_ENV = 'MGW_BENCH_RECORD_GC_PAUSES';
 
 export type ChildReply =
   | { type: 'ready'; url: string; key?: string }
   | { type: 'failed'; message: string }
-  | { type: 'reply'; id: number; stats: ProcessStats | null };
+  | { type: 'reply'; id: number; stats: ProcessStats | null; pauses?: Pause[] };

@@ -2,29 +2,34 @@
 // too coarse for sub-millisecond overheads).
 
 export class Samples {
-  private values = new Float64Array(1024);
+  private store = new Float64Array(1024);
   private count = 0;
 
   add(value: number): void {
-    if (this.count === this.values.length) {
-      const grown = new Float64Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
+    if (this.count === this.store.length) {
+      const grown = new Float64Array(this.store.length * 2);
+      grown.set(this.store);
+      this.store = grown;
     }
-    this.values[this.count++] = value;
+    this.store[this.count++] = value;
   }
 
   addAll(other: Samples): void {
-    for (let i = 0; i < other.count; i++) this.add(other.values[i]!);
+    for (let i = 0; i < other.count; i++) this.add(other.store[i]!);
   }
 
   get size(): number {
     return this.count;
   }
 
+  /** The samples in the order they were added (a view, not a copy). */
+  values(): Float64Array {
+    return this.store.subarray(0, this.count);
+  }
+
   /** Sorted copy; callers ask several percentiles of one sort. */
   summary(): Summary {
-    const sorted = this.values.slice(0, this.count).sort();
+    const sorted = this.store.slice(0, this.count).sort();
     return summarize(sorted);
   }
 }

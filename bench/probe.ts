@@ -17,6 +17,8 @@ export interface ProbeSpec {
 
 export interface ProbeResult {
   latencyMs: Samples;
+  /** When each request of latencyMs began, milliseconds since the epoch (comparable across processes). */
+  startedAtMs: Samples;
   ttftMs: Samples;
   unexpected: number;
 }
@@ -24,6 +26,7 @@ export interface ProbeResult {
 export async function runProbe(spec: ProbeSpec): Promise<ProbeResult> {
   const client = new Client(spec.url, { pipelining: 1, keepAliveTimeout: 30_000 });
   const latencyMs = new Samples();
+  const startedAtMs = new Samples();
   const ttftMs = new Samples();
   let unexpected = 0;
   const until = performance.now() + spec.durationMs;
@@ -39,13 +42,14 @@ export async function runProbe(spec: ProbeSpec): Promise<ProbeResult> {
         if (detector !== null && firstToken < 0 && detector.push(chunk as Buffer)) firstToken = performance.now() - start;
       }
       latencyMs.add(performance.now() - start);
+      startedAtMs.add(performance.timeOrigin + start);
       if (firstToken >= 0) ttftMs.add(firstToken);
       if (res.statusCode !== spec.expectStatus || (detector !== null && firstToken < 0)) unexpected++;
     }
   } finally {
     await client.close();
   }
-  return { latencyMs, ttftMs, unexpected };
+  return { latencyMs, startedAtMs, ttftMs, unexpected };
 }
 
 /** Reads SSE text until the first event that carries generated text. */

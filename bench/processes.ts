@@ -4,6 +4,7 @@ import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Pause } from './gc-pauses.js';
 import type { ChildCommand, ChildReply, ProcessStats } from './ipc.js';
 
 export type ChildName = 'simulator' | 'passthrough' | 'gateway';
@@ -15,6 +16,8 @@ export interface ChildOptions {
   /** Extra node flags, e.g. --cpu-prof. */
   nodeFlags?: string[];
   readyTimeoutMs?: number;
+  /** A file descriptor for the child's stdout (the gateway's log); by default it goes nowhere. */
+  stdout?: number;
 }
 
 export interface ChildHandle {
@@ -26,6 +29,8 @@ export interface ChildHandle {
   reset(): Promise<void>;
   stats(): Promise<ProcessStats>;
   gc(): Promise<ProcessStats>;
+  /** Its main thread's GC pauses since the last ask; empty unless it was started recording them. */
+  gcPauses(): Promise<Pause[]>;
   configure(tokensPerSecond: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -39,7 +44,7 @@ export async function startChild(name: ChildName, opts: ChildOptions = {}): Prom
     env: { ...inheritedEnv(), ...opts.env, NODE_ENV: 'benchmark' },
     execArgv: [...process.execArgv, '--expose-gc', ...(opts.nodeFlags ?? [])],
     // The gateway's access log goes nowhere but is still produced: its cost is part of the number.
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    stdio: ['ignore', opts.stdout ?? 'ignore', 'inherit', 'ipc'],
   });
   const ready = await waitReady(child, name, opts.readyTimeoutMs ?? 60_000);
   return handleFor(name, child, ready);
@@ -81,15 +86,16 @@ function waitReady(child: ChildProcess, name: ChildName, timeoutMs: number): Pro
 
 function handleFor(name: ChildName, child: ChildProcess, ready: { url: string; key?: string }): ChildHandle {
   let nextId = 1;
-  const pending = new Map<number, (stats: ProcessStats | null) => void>();
+  type Reply = Extract<ChildReply, { type: 'reply' }>;
+  const pending = new Map<number, (reply: Reply) => void>();
   child.on('message', (raw: unknown) => {
     const msg = raw as ChildReply;
     if (msg.type !== 'reply') return;
-    pending.get(msg.id)?.(msg.stats);
+    pending.get(msg.id)?.(msg);
     pending.delete(msg.id);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const ask = (command: Omit<ChildCommand, 'id'>): Promise<ProcessStats | null> =>
+  const ask = (command: Omit<ChildCommand, 'id'>): Promise<Reply> =>
     new Promise((resolve, reject) => {
       if (!child.connected) return reject(new Error(`${name} is not running`));
       const id = nextId++;
@@ -97,7 +103,7 @@ function handleFor(name: ChildName, child: ChildProcess, ready: { url: string; k
       child.send({ ...command, id } as ChildCommand);
     });
   const statsOf = async (command: Omit<ChildCommand, 'id'>) => {
-    const stats = await ask(command);
+    const { stats } = await ask(command);
     if (stats === null) throw new Error(`${name} sent no stats`);
     return stats;
   };
@@ -109,6 +115,7 @@ function handleFor(name: ChildName, child: ChildProcess, ready: { url: string; k
     reset: async () => void (await ask({ op: 'reset' })),
     stats: () => statsOf({ op: 'stats' }),
     gc: () => statsOf({ op: 'gc' }),
+    gcPauses: async () => (await ask({ op: 'gcPauses' })).pauses ?? [],
     configure: async (tokensPerSecond) => void (await ask({ op: 'configure', tokensPerSecond } as Omit<ChildCommand, 'id'>)),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -32,6 +32,10 @@ export interface ProcessOptions {
   gatewayEnv: Record<string, string>;
   /** When set, the gateway and the pass-through write V8 CPU profiles here (gateway-<time>.cpuprofile …). */
   profileDir: string | null;
+  /** Set in all three processes' environments (e.g. the bench's own switches; not gateway settings). */
+  childEnv?: Record<string, string>;
+  /** A file descriptor the gateway's log (stdout) goes to; by default nowhere. */
+  gatewayStdout?: number;
 }
 
 export async function startProcesses(opts: ProcessOptions): Promise<Processes> {
@@ -42,11 +46,12 @@ export async function startProcesses(opts: ProcessOptions): Promise<Processes> {
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    const simulator = await startChild('simulator', { args: { apiKey: UPSTREAM_KEY, replyTokens: REPLY_TOKENS } });
+    const env = opts.childEnv;
+    const simulator = await startChild('simulator', { args: { apiKey: UPSTREAM_KEY, replyTokens: REPLY_TOKENS }, env });
     started.push(simulator);
     const [passthrough, gateway] = await Promise.all([
-      startChild('passthrough', { args: { upstream: simulator.url, connections: UPSTREAM_CONNECTIONS }, nodeFlags: profileFlags(opts, 'passthrough') }),
-      startChild('gateway', { env: gatewayEnv(simulator.url, dataDir, opts), nodeFlags: profileFlags(opts, 'gateway') }),
+      startChild('passthrough', { args: { upstream: simulator.url, connections: UPSTREAM_CONNECTIONS }, env, nodeFlags: profileFlags(opts, 'passthrough') }),
+      startChild('gateway', { env: { ...env, ...gatewayEnv(simulator.url, dataDir, opts) }, nodeFlags: profileFlags(opts, 'gateway'), stdout: opts.gatewayStdout }),
     ]);
     started.push(passthrough, gateway);
     await waitReady(gateway.url, '/readyz');

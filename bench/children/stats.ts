@@ -1,7 +1,10 @@
 // Runs inside each child: answers the bench's stats commands over the IPC channel, sampling its own
 // RSS peak and event-loop delay, and exits when the parent goes away.
 import { startDelayMonitor } from '../event-loop-delay.js';
+import type { Pause } from '../gc-pauses.js';
+import { recordGcPauses } from '../gc-pauses.js';
 import type { ChildCommand, ChildReply, ProcessStats } from '../ipc.js';
+import { RECORD_GC_PAUSES_ENV } from '../ipc.js';
 
 export interface StatsHooks {
   /** Current requests in flight, sampled with the RSS (the gateway passes its lifecycle counter). */
@@ -14,6 +17,8 @@ const SAMPLE_MS = 50;
 
 export function serveStats(hooks: StatsHooks): void {
   const eld = startDelayMonitor();
+  // Off unless asked for: every other measurement runs without the observer.
+  const gcPauses = process.env[RECORD_GC_PAUSES_ENV] === '1' ? recordGcPauses() : null;
   let rssPeak = 0;
   let inFlightPeak = 0;
   let cpu = process.cpuUsage();
@@ -54,13 +59,15 @@ export function serveStats(hooks: StatsHooks): void {
   process.on('message', (raw: unknown) => {
     const cmd = raw as ChildCommand;
     let result: ProcessStats | null = null;
+    let pauses: Pause[] | undefined;
     if (cmd.op === 'reset') reset();
     else if (cmd.op === 'stats') result = stats();
     else if (cmd.op === 'gc') {
       (globalThis as { gc?: () => void }).gc?.();
       result = stats();
     } else if (cmd.op === 'configure') hooks.configure?.(cmd.tokensPerSecond);
-    send({ type: 'reply', id: cmd.id, stats: result });
+    else if (cmd.op === 'gcPauses') pauses = gcPauses?.take() ?? [];
+    send({ type: 'reply', id: cmd.id, stats: result, pauses });
   });
   // The parent closing the channel (normally or by crashing) ends the child.
   process.once('disconnect', () => {

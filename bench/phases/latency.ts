@@ -2,6 +2,7 @@
 // interleaved over rounds. What the gateway adds is its p50/p99 minus the simulator's own.
 import type { Summary } from '../percentiles.js';
 import { Samples } from '../percentiles.js';
+import type { ProbeResult } from '../probe.js';
 import { runProbe } from '../probe.js';
 import { round } from '../results.js';
 import type { RequestSpec, Scenario } from '../scenarios.js';
@@ -58,6 +59,8 @@ export interface OneConnectionOptions {
   rounds: number;
   /** The warm-up probe of each contender stops after this many requests (or probeSec). */
   warmupRequests: number;
+  /** Called with every measured probe (not the warm-ups), for callers that look at single requests. */
+  onProbe?: (name: string, result: ProbeResult) => void;
 }
 
 /**
@@ -74,7 +77,11 @@ export async function oneConnectionLatency<N extends string>(
     runProbe({ ...contenders[name], stream: null, durationMs, maxRequests });
   for (const name of order) await probe(name, opts.probeSec * 1000, opts.warmupRequests);
   for (let r = 0; r < opts.rounds; r++) {
-    for (const name of rotate(order, r)) samples[name].addAll((await probe(name, opts.probeSec * 1000)).latencyMs);
+    for (const name of rotate(order, r)) {
+      const result = await probe(name, opts.probeSec * 1000);
+      samples[name].addAll(result.latencyMs);
+      opts.onProbe?.(name, result);
+    }
   }
   const targets = Object.fromEntries(order.map((n) => [n, samples[n].summary()])) as Record<'direct' | N, Summary>;
   const added = (n: 'direct' | N): Added => ({

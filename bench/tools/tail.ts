@@ -1,0 +1,215 @@
+// Where the one-connection latency tail comes from. The latency phase's probes (one client, one
+// connection, each target in turn over rotating rounds) with every process recording its GC pauses on
+// the wall clock: for each target's slowest requests, how many a pause of the client, the simulator,
+// the pass-through or the gateway overlapped, and how many nothing in any process explains. A CPU
+// profile cannot answer this: a slow request's lost time is mostly time no process was running.
+// The gateway runs at log level debug, its access lines (written to a file) giving each request's
+// time inside the gateway, when its call was dispatched and when the answer's headers came, so each
+// of the gateway's requests splits into: outside the gateway, the gateway's work before the call, the
+// upstream leg, and the gateway's work after the answer came.
+//
+//   node dist/bench/tools/tail.js [--scenario chat] [--rounds 3] [--duration 4] [--slowest 0.01]
+//                                 [--gateway-env NAME=VALUE]…  (settings for the gateway, to compare)
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Pause } from '../gc-pauses.js';
+import { recordGcPauses } from '../gc-pauses.js';
+import { RECORD_GC_PAUSES_ENV } from '../ipc.js';
+import { oneConnectionLatency, type ProbeTarget } from '../phases/latency.js';
+import type { Summary } from '../percentiles.js';
+import { round } from '../results.js';
+import { buildScenarios } from '../scenarios.js';
+import type { GatewaySide, TailAttribution, TimedRequest, WhereSpent } from '../tail-attribution.js';
+import { attributeTail, whereSpent } from '../tail-attribution.js';
+import { requestFor, startProcesses, TARGETS, targetOf, UPSTREAM_KEY, type TargetName } from '../targets.js';
+
+/** Every process a request can wait on: the probing client and the three children. */
+export const PAUSING = ['client', 'simulator', 'passthrough', 'gateway'] as const;
+export type Pausing = (typeof PAUSING)[number];
+
+export interface PauseStats {
+  count: number;
+  meanMs: number;
+  maxMs: number;
+}
+
+export interface TailTarget {
+  latencyMs: Summary;
+  /** p99 over the simulator direct's p99 (0 for direct itself). */
+  addedP99Ms: number;
+  slowest: TailAttribution;
+}
+
+export interface TailReport {
+  scenario: string;
+  slowestFraction: number;
+  targets: Record<TargetName, TailTarget>;
+  pauses: Record<Pausing, PauseStats>;
+  /** The gateway's requests by where their time went: all of them, and its slowest. */
+  gatewayTime: { all: WhereSpent; slowest: WhereSpent };
+}
+
+export interface TailOptions {
+  scenario: string;
+  rounds: number;
+  durationSec: number;
+  /** Which slowest share of each target's requests to examine (0.01: the requests at or past p99). */
+  slowestFraction: number;
+  warmupRequests: number;
+  /** Extra gateway settings. */
+  gatewayEnv: Record<string, string>;
+}
+
+export async function runTail(opts: TailOptions): Promise<TailReport> {
+  const logDir = mkdtempSync(join(tmpdir(), 'mgw-tail-'));
+  const logFile = join(logDir, 'gateway.log');
+  const logFd = openSync(logFile, 'w');
+  const client = recordGcPauses();
+  const p = await startProcesses({ logLevel: 'debug', gatewayEnv: opts.gatewayEnv, profileDir: null, childEnv: { [RECORD_GC_PAUSES_ENV]: '1' }, gatewayStdout: logFd }).catch((err: unknown) => {
+    closeSync(logFd);
+    throw err;
+  });
+  let closed = false;
+  try {
+    const scenario = buildScenarios({ gatewayKey: p.gatewayKey, upstreamKey: UPSTREAM_KEY }).find((s) => s.name === opts.scenario);
+    if (scenario === undefined) throw new Error(`no scenario "${opts.scenario}"`);
+    const contender = (t: TargetName): ProbeTarget => ({ url: targetOf(p, t).url, request: requestFor(scenario, t), expectStatus: scenario.expectStatus });
+    const requests: Record<TargetName, TimedRequest[]> = { direct: [], passthrough: [], gateway: [] };
+    const measured = await oneConnectionLatency(
+      { direct: contender('direct'), passthrough: contender('passthrough'), gateway: contender('gateway') },
+      TARGETS,
+      {
+        probeSec: opts.durationSec,
+        rounds: opts.rounds,
+        warmupRequests: opts.warmupRequests,
+        onProbe: (name, result) => {
+          const starts = result.startedAtMs.values();
+          const durations = result.latencyMs.values();
+          for (let i = 0; i < durations.length; i++) requests[name as TargetName].push({ startMs: starts[i]!, durationMs: durations[i]! });
+        },
+      },
+    );
+    const pauses: Record<Pausing, Pause[]> = {
+      client: client.take(),
+      simulator: await p.simulator.gcPauses(),
+      passthrough: await p.passthrough.gcPauses(),
+      gateway: await p.gateway.gcPauses(),
+    };
+    // The gateway writes its last lines as it exits.
+    await p.close();
+    closed = true;
+    const gatewaySide = accessLines(readFileSync(logFile, 'utf8'), scenario.surface).slice(-requests.gateway.length);
+    const target = (t: TargetName): TailTarget => ({
+      latencyMs: measured.targets[t],
+      addedP99Ms: t === 'direct' ? 0 : measured.added[t].p99,
+      slowest: attributeTail(requests[t], pauses, opts.slowestFraction),
+    });
+    return {
+      scenario: opts.scenario,
+      slowestFraction: opts.slowestFraction,
+      targets: { direct: target('direct'), passthrough: target('passthrough'), gateway: target('gateway') },
+      pauses: { client: pauseStats(pauses.client), simulator: pauseStats(pauses.simulator), passthrough: pauseStats(pauses.passthrough), gateway: pauseStats(pauses.gateway) },
+      gatewayTime: whereSpent(requests.gateway, gatewaySide, opts.slowestFraction),
+    };
+  } finally {
+    client.stop();
+    if (!closed) await p.close();
+    closeSync(logFd);
+    rmSync(logDir, { recursive: true, force: true });
+  }
+}
+
+/** The access lines of one surface's requests, in the order they were written. */
+export function accessLines(log: string, surface: string): GatewaySide[] {
+  const lines: GatewaySide[] = [];
+  for (const text of log.split('\n')) {
+    if (!text.includes('"msg":"request"')) continue;
+    const line = JSON.parse(text) as { surface?: string } & Partial<GatewaySide>;
+    const { durationMs, upstreamSentMs, upstreamMs } = line;
+    if (line.surface !== surface || durationMs === undefined || upstreamSentMs === undefined || upstreamMs === undefined) continue;
+    lines.push({ durationMs, upstreamSentMs, upstreamMs });
+  }
+  return lines;
+}
+
+export function pauseStats(pauses: readonly Pause[]): PauseStats {
+  let total = 0;
+  let max = 0;
+  for (const p of pauses) {
+    total += p.durationMs;
+    if (p.durationMs > max) max = p.durationMs;
+  }
+  return { count: pauses.length, meanMs: pauses.length === 0 ? 0 : round(total / pauses.length, 3), maxMs: round(max, 3) };
+}
+
+export function formatTail(r: TailReport): string {
+  const share = `${round(r.slowestFraction * 100, 2)}%`;
+  const lines = [
+    `One connection, scenario ${r.scenario}: each target's slowest ${share} of requests, and how many a GC pause of each process overlapped.`,
+    '',
+    `| target | requests | p50 / p99 ms | added p99 ms | slowest ${share} from ms | ${PAUSING.join(' | ')} | no pause |`,
+    `|---|---|---|---|---|${PAUSING.map(() => '---|').join('')}---|`,
+  ];
+  for (const t of TARGETS) {
+    const x = r.targets[t];
+    const cells = PAUSING.map((n) => String(x.slowest.overlapping[n] ?? 0));
+    lines.push(
+      `| ${t} | ${x.latencyMs.count} | ${round(x.latencyMs.p50, 3)} / ${round(x.latencyMs.p99, 3)} | ${t === 'direct' ? '–' : x.addedP99Ms} | ${round(x.slowest.fromMs, 3)} | ${cells.join(' | ')} | ${x.slowest.unexplained} of ${x.slowest.count} |`,
+    );
+  }
+  lines.push('', `GC pauses over the run (all targets): ${PAUSING.map((n) => `${n} ${r.pauses[n].count} (mean ${r.pauses[n].meanMs} ms, max ${r.pauses[n].maxMs} ms)`).join(' · ')}`);
+  const ms = (v: number) => round(v, 3);
+  const row = (label: string, w: WhereSpent) =>
+    `| ${label} (${w.count}) | ${ms(w.clientMs)} | ${ms(w.outsideGatewayMs)} | ${ms(w.beforeCallMs)} | ${ms(w.upstreamMs)} | ${ms(w.afterAnswerMs)} |`;
+  lines.push(
+    '',
+    'Where the gateway\'s requests spent their time (means, ms; the gateway\'s access lines against the client\'s clock):',
+    '',
+    '| gateway requests | client latency | outside the gateway | gateway, before the call | upstream leg | gateway, after the answer |',
+    '|---|---|---|---|---|---|',
+    row('all', r.gatewayTime.all),
+    row(`slowest ${share}`, r.gatewayTime.slowest),
+  );
+  return lines.join('\n');
+}
+
+/** `NAME=VALUE` pairs (the value may hold `=`) as an environment. */
+export function settingsOf(pairs: readonly string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new Error(`--gateway-env takes NAME=VALUE, not "${pair}"`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return env;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      scenario: { type: 'string', default: 'chat' },
+      rounds: { type: 'string', default: '3' },
+      duration: { type: 'string', default: '4' },
+      slowest: { type: 'string', default: '0.01' },
+      'gateway-env': { type: 'string', multiple: true, default: [] },
+    },
+  });
+  const report = await runTail({
+    scenario: values.scenario,
+    rounds: Number(values.rounds),
+    durationSec: Number(values.duration),
+    slowestFraction: Number(values.slowest),
+    warmupRequests: 500,
+    gatewayEnv: settingsOf(values['gateway-env']),
+  });
+  console.log(formatTail(report));
+}
+
+if (process.argv[1]?.includes('bench/tools/tail')) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}
