@@ -59,7 +59,8 @@ export interface OneConnectionOptions {
   rounds: number;
   /** The warm-up probe of each contender stops after this many requests (or probeSec). */
   warmupRequests: number;
-  /** Called with every measured probe (not the warm-ups), for callers that look at single requests. */
+  /** Called before and after every measured probe (not the warm-ups), for callers that look closer. */
+  onProbeStart?: (name: string) => void;
   onProbe?: (name: string, result: ProbeResult) => void;
 }
 
@@ -78,6 +79,7 @@ export async function oneConnectionLatency<N extends string>(
   for (const name of order) await probe(name, opts.probeSec * 1000, opts.warmupRequests);
   for (let r = 0; r < opts.rounds; r++) {
     for (const name of rotate(order, r)) {
+      opts.onProbeStart?.(name);
       const result = await probe(name, opts.probeSec * 1000);
       samples[name].addAll(result.latencyMs);
       opts.onProbe?.(name, result);

@@ -6,7 +6,8 @@
 // The gateway runs at log level debug, its access lines (written to a file) giving each request's
 // time inside the gateway, when its call was dispatched and when the answer's headers came, so each
 // of the gateway's requests splits into: outside the gateway, the gateway's work before the call, the
-// upstream leg, and the gateway's work after the answer came.
+// upstream leg, and the gateway's work after the answer came. Around every probe it also reads the
+// kernel's schedstat of each process: CPU time per request, and time spent runnable waiting for a CPU.
 //
 //   node dist/bench/tools/tail.js [--scenario chat] [--rounds 3] [--duration 4] [--slowest 0.01]
 //                                 [--gateway-env NAME=VALUE]…  (settings for the gateway, to compare)
@@ -21,6 +22,8 @@ import { oneConnectionLatency, type ProbeTarget } from '../phases/latency.js';
 import type { Summary } from '../percentiles.js';
 import { round } from '../results.js';
 import { buildScenarios } from '../scenarios.js';
+import type { SchedTimes } from '../schedstat.js';
+import { readSchedTimes, schedDelta } from '../schedstat.js';
 import type { GatewaySide, TailAttribution, TimedRequest, WhereSpent } from '../tail-attribution.js';
 import { attributeTail, whereSpent } from '../tail-attribution.js';
 import { requestFor, startProcesses, TARGETS, targetOf, UPSTREAM_KEY, type TargetName } from '../targets.js';
@@ -35,8 +38,17 @@ export interface PauseStats {
   maxMs: number;
 }
 
+/** Microseconds per request of one process while a target was probed (null: no schedstat here). */
+export interface SchedPerRequest {
+  runUs: number;
+  waitUs: number;
+  mainRunUs: number;
+  mainWaitUs: number;
+}
+
 export interface TailTarget {
   latencyMs: Summary;
+  sched: Record<Pausing, SchedPerRequest> | null;
   /** p99 over the simulator direct's p99 (0 for direct itself). */
   addedP99Ms: number;
   slowest: TailAttribution;
@@ -77,6 +89,10 @@ export async function runTail(opts: TailOptions): Promise<TailReport> {
     if (scenario === undefined) throw new Error(`no scenario "${opts.scenario}"`);
     const contender = (t: TargetName): ProbeTarget => ({ url: targetOf(p, t).url, request: requestFor(scenario, t), expectStatus: scenario.expectStatus });
     const requests: Record<TargetName, TimedRequest[]> = { direct: [], passthrough: [], gateway: [] };
+    const pids: Record<Pausing, number> = { client: process.pid, simulator: p.simulator.pid, passthrough: p.passthrough.pid, gateway: p.gateway.pid };
+    const sched = { direct: new SchedTally(), passthrough: new SchedTally(), gateway: new SchedTally() };
+    let before: Record<Pausing, SchedTimes | null> | null = null;
+    const snapshot = () => Object.fromEntries(PAUSING.map((n) => [n, readSchedTimes(pids[n])])) as Record<Pausing, SchedTimes | null>;
     const measured = await oneConnectionLatency(
       { direct: contender('direct'), passthrough: contender('passthrough'), gateway: contender('gateway') },
       TARGETS,
@@ -84,7 +100,11 @@ export async function runTail(opts: TailOptions): Promise<TailReport> {
         probeSec: opts.durationSec,
         rounds: opts.rounds,
         warmupRequests: opts.warmupRequests,
+        onProbeStart: () => {
+          before = snapshot();
+        },
         onProbe: (name, result) => {
+          if (before !== null) sched[name as TargetName].add(before, snapshot(), result.latencyMs.size);
           const starts = result.startedAtMs.values();
           const durations = result.latencyMs.values();
           for (let i = 0; i < durations.length; i++) requests[name as TargetName].push({ startMs: starts[i]!, durationMs: durations[i]! });
@@ -103,6 +123,7 @@ export async function runTail(opts: TailOptions): Promise<TailReport> {
     const gatewaySide = accessLines(readFileSync(logFile, 'utf8'), scenario.surface).slice(-requests.gateway.length);
     const target = (t: TargetName): TailTarget => ({
       latencyMs: measured.targets[t],
+      sched: sched[t].perRequest(),
       addedP99Ms: t === 'direct' ? 0 : measured.added[t].p99,
       slowest: attributeTail(requests[t], pauses, opts.slowestFraction),
     });
@@ -132,6 +153,41 @@ export function accessLines(log: string, surface: string): GatewaySide[] {
     lines.push({ durationMs, upstreamSentMs, upstreamMs });
   }
   return lines;
+}
+
+/** Schedstat deltas of every process over one target's probes, and how many requests they served. */
+export class SchedTally {
+  private readonly total: Partial<Record<Pausing, SchedTimes>> = {};
+  private requests = 0;
+  private complete = true;
+
+  add(before: Record<Pausing, SchedTimes | null>, after: Record<Pausing, SchedTimes | null>, requests: number): void {
+    this.requests += requests;
+    for (const n of PAUSING) {
+      const b = before[n];
+      const a = after[n];
+      if (a === null || b === null) {
+        this.complete = false;
+        continue;
+      }
+      const d = schedDelta(a, b);
+      const sum = (this.total[n] ??= { runNs: 0, waitNs: 0, mainRunNs: 0, mainWaitNs: 0 });
+      sum.runNs += d.runNs;
+      sum.waitNs += d.waitNs;
+      sum.mainRunNs += d.mainRunNs;
+      sum.mainWaitNs += d.mainWaitNs;
+    }
+  }
+
+  perRequest(): Record<Pausing, SchedPerRequest> | null {
+    if (!this.complete || this.requests === 0) return null;
+    const us = (ns: number) => round(ns / this.requests / 1000, 1);
+    const of = (n: Pausing): SchedPerRequest => {
+      const t = this.total[n] ?? { runNs: 0, waitNs: 0, mainRunNs: 0, mainWaitNs: 0 };
+      return { runUs: us(t.runNs), waitUs: us(t.waitNs), mainRunUs: us(t.mainRunNs), mainWaitUs: us(t.mainWaitNs) };
+    };
+    return { client: of('client'), simulator: of('simulator'), passthrough: of('passthrough'), gateway: of('gateway') };
+  }
 }
 
 export function pauseStats(pauses: readonly Pause[]): PauseStats {
@@ -172,6 +228,22 @@ export function formatTail(r: TailReport): string {
     row('all', r.gatewayTime.all),
     row(`slowest ${share}`, r.gatewayTime.slowest),
   );
+  if (TARGETS.every((t) => r.targets[t].sched !== null)) {
+    lines.push(
+      '',
+      'Per request, µs: CPU time (run) and time runnable but waiting for a CPU (wait) of each process, all its threads (main thread in brackets), from the kernel\'s schedstat:',
+      '',
+      `| target | mean latency | ${PAUSING.map((n) => `${n} run / wait`).join(' | ')} | all runs | all waits |`,
+      `|---|---|${PAUSING.map(() => '---|').join('')}---|---|`,
+    );
+    for (const t of TARGETS) {
+      const s = r.targets[t].sched!;
+      const cell = (n: Pausing) => `${s[n].runUs} (${s[n].mainRunUs}) / ${s[n].waitUs} (${s[n].mainWaitUs})`;
+      const runs = round(PAUSING.reduce((a, n) => a + s[n].runUs, 0), 1);
+      const waits = round(PAUSING.reduce((a, n) => a + s[n].waitUs, 0), 1);
+      lines.push(`| ${t} | ${round(r.targets[t].latencyMs.mean * 1000, 1)} µs | ${PAUSING.map(cell).join(' | ')} | ${runs} | ${waits} |`);
+    }
+  }
   return lines.join('\n');
 }
 

@@ -5,7 +5,8 @@ import type { Pause } from '../../bench/gc-pauses.js';
 import { recordGcPauses } from '../../bench/gc-pauses.js';
 import { attributeTail, whereSpent } from '../../bench/tail-attribution.js';
 import type { TimedRequest } from '../../bench/tail-attribution.js';
-import { accessLines, formatTail, pauseStats, PAUSING, runTail, settingsOf } from '../../bench/tools/tail.js';
+import { parseSchedstat, readSchedTimes } from '../../bench/schedstat.js';
+import { accessLines, formatTail, pauseStats, PAUSING, runTail, SchedTally, settingsOf } from '../../bench/tools/tail.js';
 
 const req = (startMs: number, durationMs: number): TimedRequest => ({ startMs, durationMs });
 const pause = (startMs: number, durationMs: number): Pause => ({ startMs, durationMs });
@@ -82,6 +83,26 @@ t.test('pause statistics and settings', async (t) => {
   t.throws(() => settingsOf(['NOEQUALS']), /NAME=VALUE/);
 });
 
+t.test('schedstat: parsed, summed over the threads, and per request over a target\'s probes', async (t) => {
+  t.same(parseSchedstat('1500000 250000 42\n'), { runNs: 1_500_000, waitNs: 250_000 });
+  t.throws(() => parseSchedstat('garbage'), /not a schedstat line/);
+  const times = (run: number, wait: number) => ({ runNs: run, waitNs: wait, mainRunNs: run / 2, mainWaitNs: wait / 2 });
+  const all = (run: number, wait: number) => ({ client: times(run, wait), simulator: times(run, wait), passthrough: times(run, wait), gateway: times(run, wait) });
+  const tally = new SchedTally();
+  tally.add(all(0, 0), all(100_000, 20_000), 10); // 100 µs of CPU and 20 µs of waiting over 10 requests
+  tally.add(all(100_000, 20_000), all(300_000, 20_000), 10);
+  t.same(tally.perRequest()?.gateway, { runUs: 15, waitUs: 1, mainRunUs: 7.5, mainWaitUs: 0.5 });
+  const partial = new SchedTally();
+  partial.add({ ...all(0, 0), gateway: null }, all(1, 1), 1);
+  t.equal(partial.perRequest(), null, 'a process without numbers makes the table unknown, not zero');
+  t.equal(new SchedTally().perRequest(), null, 'no requests, no numbers');
+  const own = readSchedTimes(process.pid);
+  if (process.platform === 'linux') {
+    t.ok(own !== null && own.runNs > 0 && own.mainRunNs > 0 && own.mainRunNs <= own.runNs, 'this process has run, its main thread part of it');
+  } else t.equal(own, null);
+  t.equal(readSchedTimes(2 ** 22 + 12345), null, 'no such process');
+});
+
 t.test('the recorder sees a forced collection of this thread, stamped on the wall clock', async (t) => {
   const gc = (globalThis as { gc?: () => void }).gc;
   const recorder = recordGcPauses();
@@ -110,4 +131,10 @@ t.test('a short run: every target probed, pauses from every process, every gatew
   t.equal(w.count, r.targets.gateway.latencyMs.count, 'one access line for each gateway request');
   t.ok(w.beforeCallMs > 0 && w.upstreamMs > 0 && w.afterAnswerMs > 0 && w.outsideGatewayMs > 0, 'every part of the split is positive');
   t.match(formatTail(r), /\| gateway \| \d+ \|/);
+  if (process.platform === 'linux') {
+    const ownRun = (name: 'direct' | 'passthrough' | 'gateway', proc: 'simulator' | 'passthrough' | 'gateway') => r.targets[name].sched?.[proc].runUs ?? NaN;
+    t.ok(ownRun('gateway', 'gateway') > ownRun('direct', 'gateway'), 'the gateway runs more while it is probed than while the simulator is');
+    t.ok(ownRun('passthrough', 'passthrough') > ownRun('gateway', 'passthrough'), 'the pass-through likewise');
+    t.ok(ownRun('direct', 'simulator') > 0, 'the simulator runs for every target');
+  }
 });
