@@ -37,6 +37,12 @@ export class Reframer {
     return this.take();
   }
 
+  /** The upstream failed: the frames the caller has the mapper end with (its error frames, or none). */
+  close(frames: Frame[]): string {
+    this.append(frames);
+    return this.take();
+  }
+
   private append(frames: Frame[]): void {
     for (let i = 0; i < frames.length; i++) this.text += frameText(frames[i]!);
     this.frames += frames.length;

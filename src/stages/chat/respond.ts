@@ -3,7 +3,7 @@
 // provider's error in the chat error shape with the same status.
 import type { RequestContext } from '../../context.js';
 import { endJson } from '../../json-response.js';
-import { chatErrorFrames, streamFailureOf } from '../../errors/stream-frames.js';
+import { streamFailureOf } from '../../errors/stream-frames.js';
 import type { Stage } from '../../pipeline/compose.js';
 import type { Runtime } from '../../runtime.js';
 import { Reframer } from '../../sse/reframer.js';
@@ -83,11 +83,10 @@ async function relayTranslatedStream(ctx: RequestContext, stream: AnswerStream):
   }
   if (result.end === 'source_failed') {
     const failure = streamFailureOf(result.error);
-    res.write(chatErrorFrames(failure.chatType, failure.chatCode, failure.message));
-    ctx.outcome = 'upstream_error';
-  } else if (!translator.finished) {
-    ctx.outcome = 'upstream_error';
+    const frames = reframer.close(translator.fail(failure.chatType, failure.chatCode, failure.message));
+    if (frames !== '') res.write(frames);
   }
+  if (!translator.finished) ctx.outcome = 'upstream_error';
   res.end();
 }
 

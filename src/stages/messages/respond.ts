@@ -54,7 +54,8 @@ async function relayStream(ctx: RequestContext, stream: AnswerStream): Promise<v
     ctx.outcome = 'client_cancelled';
     return;
   }
-  if (result.end === 'source_failed' || !observer.sawMessageStop) {
+  // After message_stop the client holds a complete message: a connection that breaks later owes it nothing.
+  if (!observer.sawMessageStop) {
     if (observer.errorEvent === null) {
       const failure = result.end === 'source_failed' ? streamFailureOf(result.error) : STREAM_INTERRUPTED;
       res.write(messagesErrorEvent(failure.messagesType, failure.message));

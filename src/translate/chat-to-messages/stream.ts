@@ -1,6 +1,7 @@
 // The provider's stream events → chat.completion.chunk frames (protocol.md §4.5–4.7). One instance
 // per response; it is the mapper a sse/Reframer runs between the SSE parser and the frames.
 
+import { STREAM_INTERRUPTED } from '../../errors/stream-frames.js';
 import { emptyUsage, mergeProviderUsage, type TokenUsage } from '../../metering/token-usage.js';
 import type { Frame } from '../../sse/frames.js';
 import type { StreamMapper } from '../../sse/reframer.js';
@@ -132,10 +133,13 @@ export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
   /** The upstream ended. Without message_stop the client must hear about it (protocol.md §5.14). */
   end(): Frame[] {
     if (this.closed) return [];
-    return this.fail('api_error', 'upstream_stream_interrupted', 'The upstream stream ended before the message was complete.');
+    return this.fail(STREAM_INTERRUPTED.chatType, STREAM_INTERRUPTED.chatCode, STREAM_INTERRUPTED.message);
   }
 
-  /** Ends the stream with an error frame and [DONE] (also for the caller: idle timeout, broken source). */
+  /**
+   * Ends the stream with an error frame and [DONE] (also for the caller: idle timeout, broken source);
+   * nothing once the stream is over, message_stop included: a complete answer owes no error after it.
+   */
   fail(type: string, code: string, message: string): Frame[] {
     if (this.closed) return [];
     this.closed = true;

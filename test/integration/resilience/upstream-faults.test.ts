@@ -48,6 +48,14 @@ function finalError(surface: Surface, text: string): [string, string | null] | n
   return err ? [err.type, err.code] : null;
 }
 
+/** The stream ends as a whole answer does: message_stop last (messages), one [DONE] last (chat); no error frame. */
+function endsComplete(surface: Surface, text: string): boolean {
+  const frames = text.trim().split('\n\n');
+  if (frames.some((f) => f.startsWith('event: error') || f.includes('"error":'))) return false;
+  if (surface === 'messages') return (frames.at(-1) ?? '').startsWith('event: message_stop');
+  return frames.at(-1) === 'data: [DONE]' && frames.filter((f) => f === 'data: [DONE]').length === 1 && /"finish_reason":"stop"/.test(frames.at(-2) ?? '');
+}
+
 function errorOf(surface: Surface, a: Answer): [string, string | null] {
   const body = JSON.parse(a.text);
   return surface === 'messages' ? [body.error.type, null] : [body.error.type, body.error.code];
@@ -61,6 +69,8 @@ interface Case {
   expect: Record<Surface, { status: number; error: [string, string | null] | null; final?: [string, string | null] }>;
   /** message_start arrived before the fault: its input tokens must be recorded. */
   usage?: boolean;
+  /** The stream reached message_stop before the fault: it must end as a complete answer, with no error after it. */
+  complete?: boolean;
 }
 
 const CASES: Case[] = [
@@ -85,6 +95,14 @@ const CASES: Case[] = [
       messages: { status: 200, error: null, final: ['api_error', null] },
       chat: { status: 200, error: null, final: ['api_error', 'upstream_stream_interrupted'] },
     },
+  },
+  {
+    name: 'reset after the last event, before the stream\'s end',
+    usage: true,
+    complete: true,
+    fault: { kind: 'reset-mid-stream', afterEvents: 10_000 },
+    stream: true,
+    expect: { messages: { status: 200, error: null }, chat: { status: 200, error: null } },
   },
   {
     name: 'stall mid-stream',
@@ -148,6 +166,7 @@ t.test('upstream faults', async (t) => {
         t.equal(answer.status, want.status, answer.text.slice(0, 300));
         if (want.error !== null) t.same(errorOf(surface, answer), want.error);
         if (want.final !== undefined) t.same(finalError(surface, answer.text), want.final, answer.text.slice(-300));
+        if (c.complete) t.ok(endsComplete(surface, answer.text), `a complete answer and nothing after it: ${answer.text.slice(-300)}`);
         t.ok(answer.headers['request-id'], 'request id');
         await client.close();
         await leakCheck(t, h, baseline);

@@ -89,3 +89,26 @@ t.test('parse → frames of data events round-trips a recorded chat stream, spli
   for (const parts of everySplit(bytes)) agree &&= run(parts) === bytes.toString('utf8');
   t.ok(agree, 'every two-way split');
 });
+
+t.test('close() renders the frames a failed stream ends with: the error and [DONE], or nothing after message_stop', async (t) => {
+  const { bytes } = providerFixtures().find((f) => f.name.startsWith('anthropic-'))!;
+  const text = bytes.toString('utf8');
+  const cut = text.indexOf('event: message_stop');
+  t.ok(cut > 0, 'the recorded stream has a message_stop');
+
+  const broken = translator();
+  const midway = new Reframer(broken);
+  midway.push(Buffer.from(text.slice(0, cut)));
+  const framesBefore = midway.frames;
+  const ending = midway.close(broken.fail('api_error', 'upstream_stream_interrupted', 'cut'));
+  t.match(ending, /^data: \{"error":\{"message":"cut","type":"api_error","param":null,"code":"upstream_stream_interrupted"\}\}\n\ndata: \[DONE\]\n\n$/);
+  t.equal(midway.frames, framesBefore + 2, 'counted like any other frames');
+  t.same(broken.failure, { type: 'api_error', code: 'upstream_stream_interrupted', message: 'cut' }, 'the translator knows why it ended');
+
+  const whole = translator();
+  const complete = new Reframer(whole);
+  t.match(complete.push(bytes), /data: \[DONE\]\n\n$/, 'message_stop: the answer and [DONE] went out');
+  t.ok(whole.finished);
+  t.equal(complete.close(whole.fail('api_error', 'upstream_stream_interrupted', 'cut')), '', 'a connection breaking afterwards adds nothing');
+  t.equal(whole.failure, null);
+});
