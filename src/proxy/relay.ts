@@ -7,6 +7,7 @@ import { chatErrorFrames, messagesErrorEvent, streamFailureOf } from '../errors/
 import { pumpToClient } from '../stream/pump.js';
 import type { UpstreamResponse } from '../upstream/client.js';
 import { answerProxyError, PROXY_MESSAGES } from './errors.js';
+import { StreamEnding } from './stream-ending.js';
 import type { GatewayHostHider } from './host-hider.js';
 import { clientResponseHeaders } from './response-headers.js';
 
@@ -37,13 +38,19 @@ export async function relayResponse(
   const streamed = contentType.startsWith('text/event-stream');
   res.writeHead(status, headers);
   if (streamed) res.flushHeaders();
-  const result = await pumpToClient(res, gateway.body, signal);
+  const ending = streamed ? StreamEnding.of(format) : null;
+  const result = await pumpToClient(res, gateway.body, signal, ending === null ? undefined : (chunk) => ending.push(chunk));
   if (result.end === 'client_gone') return 'client_gone';
   if (result.end === 'source_failed') {
-    if (!streamed) {
+    if (ending === null) {
       // A cut JSON body cannot be repaired: the client sees the connection end early.
       res.destroy();
       return 'gateway_failed';
+    }
+    // A stream that already ended as a whole answer owes nothing more.
+    if (ending.complete) {
+      res.end();
+      return 'complete';
     }
     res.write(finalStreamFrame(format, result.error));
   }

@@ -10,14 +10,17 @@ export interface PumpResult {
   error: unknown;
 }
 
+/** `seen`: called with each chunk before it is written (to watch what passes). */
 export async function pumpToClient(
   res: ServerResponse,
   source: AsyncIterable<Buffer>,
   signal: AbortSignal,
+  seen?: (chunk: Buffer) => void,
 ): Promise<PumpResult> {
   try {
     for await (const chunk of source) {
       if (res.destroyed) return { end: 'client_gone', error: null };
+      seen?.(chunk);
       if (!res.write(chunk)) await once(res, 'drain', { signal });
     }
     return { end: 'complete', error: null };

@@ -86,6 +86,26 @@ t.test('a stream that the gateway cuts ends with a final error event in the surf
   }
 });
 
+t.test('a stream cut after it ended whole gets nothing appended', async (t) => {
+  const { h, p } = await proxiedGateway(t);
+
+  for (const [path, body, last] of [
+    ['/v1/messages', JSON.stringify({ model: MODEL, max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'cut me late' }] }), 'data: {"type":"message_stop"}\n\n'],
+    ['/v1/chat/completions', JSON.stringify({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'cut me late' }] }), 'data: [DONE]\n\n'],
+  ] as const) {
+    // Every event is sent, then the provider's stream stalls: the gateway has relayed the whole answer
+    // and is still waiting for the provider to end it when its connection to the proxy breaks.
+    h.simulator.injectFault({ kind: 'stall-mid-stream', afterEvents: 10_000 });
+    const res = await fetchStream(`${p.url}${path}`, body);
+    t.equal(res.status, 200, path);
+    const received = await res.readUntil(last);
+    t.ok(received.endsWith(last), `${path}: the whole answer arrived`);
+    h.server.closeAllConnections();
+    t.equal(await res.readToEnd(), '', `${path}: nothing after it`);
+    h.simulator.clearFaults();
+  }
+});
+
 t.test('a client that goes away aborts the gateway call', async (t) => {
   const { h, key, p } = await proxiedGateway(t);
   h.simulator.injectFault({ kind: 'stall-mid-stream', afterEvents: 2 });
