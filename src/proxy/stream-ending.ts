@@ -1,4 +1,4 @@
-// Whether a stream relayed byte for byte has already ended as a whole answer ends: the messages
+// Whether a stream relayed byte for byte has already ended the way a whole answer ends: the messages
 // surface's message_stop event, or the chat surface's [DONE]. A connection that breaks after that
 // owes the client nothing more; before it, the client must be told (relay.ts).
 import type { ErrorFormat } from '../errors/render.js';
