@@ -40,8 +40,8 @@ function setup(t: Test, opts: UsageWriterOptions = {}) {
 const records = (n: number) => Array.from({ length: n }, (_, i) => usageRecord({ requestId: `req_${i}` }));
 
 
-t.test('flush writes in batches of at most maxBatch', async (t) => {
-  const { store, writer, stored } = setup(t, { maxBatch: 3 });
+t.test('flush writes in batches of at most rowsPerWrite', async (t) => {
+  const { store, writer, stored } = setup(t, { rowsPerWrite: 3 });
   for (const r of records(7)) writer.record(r);
   await writer.flush();
   t.same(store.batches, [3, 3, 1]);
@@ -51,11 +51,22 @@ t.test('flush writes in batches of at most maxBatch', async (t) => {
 });
 
 t.test('a full batch is written without waiting for the timer', async (t) => {
-  const { writer, stored } = setup(t, { maxBatch: 5 });
+  const { writer, stored } = setup(t, { flushAt: 5 });
   for (const r of records(5)) writer.record(r);
   t.equal(writer.pending, 5, 'record itself never writes');
   await waitFor(async () => (await stored()) === 5, 5000, 5);
   t.equal(writer.pending, 0);
+});
+
+t.test('a long flush lets the event loop run between two writes', async (t) => {
+  const { store, writer, stored } = setup(t, { rowsPerWrite: 10 });
+  for (const r of records(50)) writer.record(r);
+  const flushed = writer.flush();
+  const pendingWhenTheLoopRan = await new Promise<number>((resolve) => setImmediate(() => resolve(writer.pending)));
+  t.ok(pendingWhenTheLoopRan > 0 && pendingWhenTheLoopRan < 50, `the loop ran mid-flush (${pendingWhenTheLoopRan} rows still pending)`);
+  await flushed;
+  t.same(store.batches, [10, 10, 10, 10, 10]);
+  t.equal(await stored(), 50);
 });
 
 t.test('the timer flushes a partial batch', async (t) => {
