@@ -77,7 +77,7 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     memoryRequests: int(pick(values['memory-requests'], 'MEMORY_REQUESTS'), 200_000, 'memory-requests'),
     logLevel: pick(values['log-level'], 'LOG_LEVEL') ?? 'info',
     profile: values.profile ?? env.BENCH_PROFILE === '1',
-    gatewayEnv: pairs(values['gateway-env'] ?? []),
+    gatewayEnv: gatewaySettings(values['gateway-env'] ?? []),
     resultsDir: values.results ?? env.BENCH_RESULTS ?? 'bench/results',
     verbose: !(values.quiet ?? false),
   };
@@ -109,7 +109,8 @@ function phases(raw: string | undefined): Phase[] {
   return names as Phase[];
 }
 
-function pairs(raw: string[]): Record<string, string> {
+/** `--gateway-env KEY=VALUE` values (a value may hold `=`) as an environment. */
+export function gatewaySettings(raw: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const p of raw) {
     const eq = p.indexOf('=');

@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import type { Pause } from '../gc-pauses.js';
 import { recordGcPauses } from '../gc-pauses.js';
 import { RECORD_GC_PAUSES_ENV } from '../ipc.js';
+import { gatewaySettings } from '../options.js';
 import { oneConnectionLatency, type ProbeTarget } from '../phases/latency.js';
 import type { Summary } from '../percentiles.js';
 import { round } from '../results.js';
@@ -78,12 +79,11 @@ export async function runTail(opts: TailOptions): Promise<TailReport> {
   const logDir = mkdtempSync(join(tmpdir(), 'mgw-tail-'));
   const logFile = join(logDir, 'gateway.log');
   const logFd = openSync(logFile, 'w');
-  const client = recordGcPauses();
   const p = await startProcesses({ logLevel: 'debug', gatewayEnv: opts.gatewayEnv, profileDir: null, childEnv: { [RECORD_GC_PAUSES_ENV]: '1' }, gatewayStdout: logFd }).catch((err: unknown) => {
     closeSync(logFd);
     throw err;
   });
-  let closed = false;
+  const client = recordGcPauses();
   try {
     const scenario = buildScenarios({ gatewayKey: p.gatewayKey, upstreamKey: UPSTREAM_KEY }).find((s) => s.name === opts.scenario);
     if (scenario === undefined) throw new Error(`no scenario "${opts.scenario}"`);
@@ -117,9 +117,8 @@ export async function runTail(opts: TailOptions): Promise<TailReport> {
       passthrough: await p.passthrough.gcPauses(),
       gateway: await p.gateway.gcPauses(),
     };
-    // The gateway writes its last lines as it exits.
+    // The gateway writes its last lines as it exits (closing again in `finally` does nothing).
     await p.close();
-    closed = true;
     const gatewaySide = accessLines(readFileSync(logFile, 'utf8'), scenario.surface).slice(-requests.gateway.length);
     const target = (t: TargetName): TailTarget => ({
       latencyMs: measured.targets[t],
@@ -136,7 +135,7 @@ export async function runTail(opts: TailOptions): Promise<TailReport> {
     };
   } finally {
     client.stop();
-    if (!closed) await p.close();
+    await p.close();
     closeSync(logFd);
     rmSync(logDir, { recursive: true, force: true });
   }
@@ -247,17 +246,6 @@ export function formatTail(r: TailReport): string {
   return lines.join('\n');
 }
 
-/** `NAME=VALUE` pairs (the value may hold `=`) as an environment. */
-export function settingsOf(pairs: readonly string[]): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new Error(`--gateway-env takes NAME=VALUE, not "${pair}"`);
-    env[pair.slice(0, eq)] = pair.slice(eq + 1);
-  }
-  return env;
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -274,7 +262,7 @@ async function main(): Promise<void> {
     durationSec: Number(values.duration),
     slowestFraction: Number(values.slowest),
     warmupRequests: 500,
-    gatewayEnv: settingsOf(values['gateway-env']),
+    gatewayEnv: gatewaySettings(values['gateway-env']),
   });
   console.log(formatTail(report));
 }

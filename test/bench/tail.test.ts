@@ -6,7 +6,8 @@ import { recordGcPauses } from '../../bench/gc-pauses.js';
 import { attributeTail, whereSpent } from '../../bench/tail-attribution.js';
 import type { TimedRequest } from '../../bench/tail-attribution.js';
 import { parseSchedstat, readSchedTimes } from '../../bench/schedstat.js';
-import { accessLines, formatTail, pauseStats, PAUSING, runTail, SchedTally, settingsOf } from '../../bench/tools/tail.js';
+import { gatewaySettings } from '../../bench/options.js';
+import { accessLines, formatTail, pauseStats, PAUSING, runTail, SchedTally } from '../../bench/tools/tail.js';
 
 const req = (startMs: number, durationMs: number): TimedRequest => ({ startMs, durationMs });
 const pause = (startMs: number, durationMs: number): Pause => ({ startMs, durationMs });
@@ -78,9 +79,9 @@ t.test('access lines: only the asked surface\'s, only with both upstream timings
 t.test('pause statistics and settings', async (t) => {
   t.same(pauseStats([]), { count: 0, meanMs: 0, maxMs: 0 });
   t.same(pauseStats([pause(0, 1), pause(5, 2), pause(9, 0.5)]), { count: 3, meanMs: 1.167, maxMs: 2 });
-  t.same(settingsOf(['GATEWAY_TRANSLATE_THREADS=0', 'X=a=b']), { GATEWAY_TRANSLATE_THREADS: '0', X: 'a=b' });
-  t.throws(() => settingsOf(['=1']), /NAME=VALUE/);
-  t.throws(() => settingsOf(['NOEQUALS']), /NAME=VALUE/);
+  t.same(gatewaySettings(['GATEWAY_TRANSLATE_THREADS=0', 'X=a=b']), { GATEWAY_TRANSLATE_THREADS: '0', X: 'a=b' });
+  t.throws(() => gatewaySettings(['=1']), /KEY=VALUE/);
+  t.throws(() => gatewaySettings(['NOEQUALS']), /KEY=VALUE/);
 });
 
 t.test('schedstat: parsed, summed over the threads, and per request over a target\'s probes', async (t) => {
