@@ -85,8 +85,7 @@ export class UsageWriter {
   }
 
   private async drain(): Promise<void> {
-    for (let first = true; this.buffer.length > 0; first = false) {
-      if (!first) await nextTurn();
+    while (this.buffer.length > 0) {
       const batch = this.buffer.slice(0, this.rowsPerWrite);
       try {
         await this.store.insertBatch(batch);
@@ -97,6 +96,7 @@ export class UsageWriter {
       // Only drain() removes rows, and it is never run twice at once, so the front is still this batch.
       this.buffer.splice(0, batch.length);
       this.stats.written += batch.length;
+      if (this.buffer.length > 0) await nextTurn();
     }
   }
 
