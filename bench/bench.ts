@@ -10,14 +10,14 @@ import type { BenchResults } from './report.js';
 import { checkTargets, machine } from './report.js';
 import { buildScenarios } from './scenarios.js';
 import { startProcesses, UPSTREAM_KEY } from './targets.js';
+import { writeMissingFlameGraphs } from './tools/flamegraph.js';
 
 export async function runBench(opts: BenchOptions, log: (line: string) => void): Promise<BenchResults> {
-  const startedAt = new Date().toISOString();
-  const p = await startProcesses({
-    logLevel: opts.logLevel,
-    gatewayEnv: opts.gatewayEnv,
-    profileDir: opts.profile ? `${opts.resultsDir}/profiles` : null,
-  });
+  const startedAtMs = Date.now();
+  const startedAt = new Date(startedAtMs).toISOString();
+  const profileDir = opts.profile ? `${opts.resultsDir}/profiles` : null;
+  const p = await startProcesses({ logLevel: opts.logLevel, gatewayEnv: opts.gatewayEnv, profileDir });
+  let results: BenchResults;
   try {
     const all = buildScenarios({ gatewayKey: p.gatewayKey, upstreamKey: UPSTREAM_KEY });
     const unknown = opts.scenarios.filter((n) => !all.some((s) => s.name === n));
@@ -35,8 +35,11 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
     const memory = has('memory') ? await runMemoryPhase(p, chosen, { requests: opts.memoryRequests, connections: opts.connections, log }) : null;
     const micro = has('micro') ? await runMicroPhase(opts.durationSec < 2) : [];
     const partial = { startedAt, finishedAt: new Date().toISOString(), machine: machine(), options: opts, scenarios, pool, latency, streams, memory, micro };
-    return { ...partial, targets: checkTargets(partial) };
+    results = { ...partial, targets: checkTargets(partial) };
   } finally {
     await p.close();
   }
+  // close() gathered the profiles the processes wrote as they exited.
+  if (profileDir !== null) results.flameGraphs = writeMissingFlameGraphs(profileDir, startedAtMs);
+  return results;
 }

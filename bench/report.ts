@@ -29,6 +29,8 @@ export interface BenchResults {
   memory: MemoryResult | null;
   micro: MicroResult[];
   targets: TargetCheck[];
+  /** With --profile: a flame graph (SVG) of each process's CPU profile. */
+  flameGraphs?: string[];
 }
 
 export function machine(): BenchResults['machine'] {

@@ -13,6 +13,7 @@ async function main(): Promise<number> {
   const file = join(opts.resultsDir, `${results.startedAt.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   process.stdout.write(`${markdown(results)}\n\nResults: ${file}\n`);
+  for (const svg of results.flameGraphs ?? []) process.stdout.write(`Flame graph: ${svg}\n`);
   return 0;
 }
 

@@ -1,11 +1,12 @@
 // Starts the three processes under measurement and names the three ways to reach the simulator:
 // directly, through the bare pass-through, and through the gateway.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'undici';
 import type { ChildHandle } from './processes.js';
 import { startChild } from './processes.js';
+import { gatherProfiles, profileFlags } from './profiles.js';
 import type { RequestSpec, Scenario } from './scenarios.js';
 
 export type TargetName = 'direct' | 'passthrough' | 'gateway';
@@ -30,7 +31,7 @@ export interface Processes {
 export interface ProcessOptions {
   logLevel: string;
   gatewayEnv: Record<string, string>;
-  /** When set, the gateway and the pass-through write V8 CPU profiles here (gateway-<time>.cpuprofile …). */
+  /** When set, the gateway and the pass-through write V8 CPU profiles here (gateway-<time>.cpuprofile …, bench/profiles.ts). */
   profileDir: string | null;
   /** Set in all three processes' environments (e.g. the bench's own switches; not gateway settings). */
   childEnv?: Record<string, string>;
@@ -44,14 +45,16 @@ export async function startProcesses(opts: ProcessOptions): Promise<Processes> {
   const close = async () => {
     await Promise.all(started.map((c) => c.stop()));
     rmSync(dataDir, { recursive: true, force: true });
+    // The processes wrote their profiles as they exited.
+    if (opts.profileDir !== null && existsSync(opts.profileDir)) gatherProfiles(opts.profileDir);
   };
   try {
     const env = opts.childEnv;
     const simulator = await startChild('simulator', { args: { apiKey: UPSTREAM_KEY, replyTokens: REPLY_TOKENS }, env });
     started.push(simulator);
     const [passthrough, gateway] = await Promise.all([
-      startChild('passthrough', { args: { upstream: simulator.url, connections: UPSTREAM_CONNECTIONS }, env, nodeFlags: profileFlags(opts, 'passthrough') }),
-      startChild('gateway', { env: { ...env, ...gatewayEnv(simulator.url, dataDir, opts) }, nodeFlags: profileFlags(opts, 'gateway'), stdout: opts.gatewayStdout }),
+      startChild('passthrough', { args: { upstream: simulator.url, connections: UPSTREAM_CONNECTIONS }, env, nodeFlags: profileFlagsOf(opts, 'passthrough') }),
+      startChild('gateway', { env: { ...env, ...gatewayEnv(simulator.url, dataDir, opts) }, nodeFlags: profileFlagsOf(opts, 'gateway'), stdout: opts.gatewayStdout }),
     ]);
     started.push(passthrough, gateway);
     await waitReady(gateway.url, '/readyz');
@@ -69,8 +72,8 @@ export async function startProcesses(opts: ProcessOptions): Promise<Processes> {
   }
 }
 
-function profileFlags(opts: ProcessOptions, name: string): string[] {
-  return opts.profileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`];
+function profileFlagsOf(opts: ProcessOptions, name: string): string[] {
+  return opts.profileDir === null ? [] : profileFlags(opts.profileDir, name);
 }
 
 export function gatewayEnv(upstream: string, dataDir: string, opts: ProcessOptions): Record<string, string> {

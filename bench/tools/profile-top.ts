@@ -3,18 +3,7 @@
 // filter, so the hot spots can be read without a browser.
 // `node dist/bench/tools/profile-top.js <file> [N] [filter, e.g. src/]`
 import { readFileSync } from 'node:fs';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { frameLabel, selfTimes, shortUrl, type CpuProfile } from '../cpu-profile.js';
 
 export interface HotSpot {
   name: string;
@@ -22,22 +11,15 @@ export interface HotSpot {
   share: number;
 }
 
-export function hotSpots(profile: Profile): { byFunction: HotSpot[]; byFile: HotSpot[]; totalMs: number } {
+export function hotSpots(profile: CpuProfile): { byFunction: HotSpot[]; byFile: HotSpot[]; totalMs: number } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const selfUs = new Map<number, number>();
-  let total = 0;
-  for (let i = 0; i < profile.samples.length; i++) {
-    const dt = profile.timeDeltas[i] ?? 0;
-    selfUs.set(profile.samples[i]!, (selfUs.get(profile.samples[i]!) ?? 0) + dt);
-    total += dt;
-  }
+  const { byNode, totalUs: total } = selfTimes(profile);
   const fns = new Map<string, number>();
   const files = new Map<string, number>();
-  for (const [id, us] of selfUs) {
+  for (const [id, us] of byNode) {
     const f = byId.get(id)!.callFrame;
-    const file = shortUrl(f.url);
-    add(fns, `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}`, us);
-    add(files, file, us);
+    add(fns, frameLabel(f), us);
+    add(files, shortUrl(f.url), us);
   }
   const rank = (m: Map<string, number>) =>
     [...m].sort((a, b) => b[1] - a[1]).map(([name, us]) => ({ name, selfMs: Math.round(us / 100) / 10, share: Math.round((us / total) * 1000) / 10 }));
@@ -45,25 +27,18 @@ export function hotSpots(profile: Profile): { byFunction: HotSpot[]; byFile: Hot
 }
 
 /** Time on the stack, per function: each sample counts once for every distinct function on its stack. */
-export function inclusiveTimes(profile: Profile, fileFilter: string): HotSpot[] {
+export function inclusiveTimes(profile: CpuProfile, fileFilter: string): HotSpot[] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const sampleUs = new Map<number, number>();
-  let total = 0;
-  for (let i = 0; i < profile.samples.length; i++) {
-    const dt = profile.timeDeltas[i] ?? 0;
-    add(sampleUs, profile.samples[i]!, dt);
-    total += dt;
-  }
+  const { byNode: sampleUs, totalUs: total } = selfTimes(profile);
   const fns = new Map<string, number>();
   for (const [leaf, us] of sampleUs) {
     const seen = new Set<string>();
     for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id)) {
       const f = byId.get(id)!.callFrame;
-      const file = shortUrl(f.url);
-      if (!file.includes(fileFilter)) continue;
-      const key = `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}`;
+      if (!shortUrl(f.url).includes(fileFilter)) continue;
+      const key = frameLabel(f);
       if (seen.has(key)) continue; // recursion: once per sample
       seen.add(key);
       add(fns, key, us);
@@ -76,18 +51,10 @@ function add<K>(m: Map<K, number>, key: K, us: number): void {
   m.set(key, (m.get(key) ?? 0) + us);
 }
 
-function shortUrl(url: string): string {
-  if (url === '') return '(native)';
-  const i = url.indexOf('/dist/');
-  if (i !== -1) return url.slice(i + 6);
-  const n = url.lastIndexOf('node_modules/');
-  return n !== -1 ? url.slice(n + 13) : url.replace(/^node:/, '');
-}
-
 const [file, n, filter] = process.argv.slice(2);
 if (file !== undefined && process.argv[1]?.includes('profile-top')) {
   const top = Number(n ?? 30);
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const { byFunction, byFile, totalMs } = hotSpots(profile);
   console.log(`total ${totalMs} ms sampled\n\nself time by function:`);
   for (const h of byFunction.slice(0, top)) console.log(`${h.share.toFixed(1).padStart(5)}%  ${h.selfMs.toFixed(1).padStart(8)} ms  ${h.name}`);

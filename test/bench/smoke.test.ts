@@ -33,3 +33,26 @@ t.test('the bench runs every scenario and phase against the three targets and wr
   t.match(run.stdout, /\| messages \|/, 'the markdown table is printed');
   t.match(run.stdout, /\| target \| goal \| measured \|/);
 });
+
+t.test('with --profile the bench draws a flame graph of each proxy it profiled', async (t) => {
+  const dir = t.testdir();
+  const flags = ['--phases', 'scenarios', '--scenarios', 'chat', '--duration', '0.3', '--warmup', '0', '--rounds', '1', '--connections', '2'];
+  const run = await runTs(join(import.meta.dirname, '../../bench/run.ts'), [...flags, '--profile', '--results', dir, '--quiet']);
+  t.equal(run.code, 0, `bench exits 0 (stderr: ${run.stderr.slice(-2000)})`);
+  const results = JSON.parse(readFileSync(join(dir, readdirSync(dir).find((f) => f.endsWith('.json'))!), 'utf8')) as BenchResults;
+  const drawn = results.flameGraphs ?? [];
+  // The main thread's (other threads, such as the translation pool's, have -thread<N> graphs of their own).
+  const mainThread = (proxy: string) => drawn.find((f) => new RegExp(`/profiles/${proxy}-\\d+\\.svg$`).test(f));
+  for (const proxy of ['gateway', 'passthrough']) {
+    const svg = mainThread(proxy);
+    t.ok(svg, `${proxy}: a flame graph of its main thread`);
+    if (svg === undefined) continue;
+    t.match(readFileSync(svg, 'utf8'), /^<svg [^>]*>[\s\S]*<title>\(all\)\n[\s\S]*<\/svg>\n$/, `${proxy}: an SVG with its boxes`);
+    t.match(run.stdout, `Flame graph: ${svg}`);
+  }
+  t.match(
+    readFileSync(mainThread('gateway')!, 'utf8'),
+    /<title>[^<\n]*src\/gateway\.[jt]s:\d+\n/,
+    'the gateway’s graph shows its own request handling',
+  );
+});
