@@ -30,8 +30,9 @@ export async function keysPage(ctx) {
     if (!yes) return;
     try {
       await api('DELETE', `${path}/keys/${enc(key.id)}`);
-      replace(messages, notice('ok', `Key ${key.name ?? key.prefix} revoked.`));
+      // The table first: when the notice is announced, the row already says revoked.
       await refreshTable();
+      replace(messages, notice('ok', `Key ${key.name ?? key.prefix} revoked.`));
     } catch (err) {
       replace(messages, notice('error', err instanceof Error ? err.message : String(err)));
     }
