@@ -30,4 +30,9 @@ export interface Runtime {
   readonly lifecycle: Lifecycle;
   /** Worker threads for large chat bodies; null when translation runs inline only. */
   readonly translatePool: TranslatePool | null;
+  /**
+   * True in a worker of `serve --workers N`: rate limits and failed-authentication counts are the
+   * cluster primary's, shared by every worker (src/cluster/limits-channel.ts).
+   */
+  readonly limitsInPrimary?: boolean;
 }

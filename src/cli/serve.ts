@@ -24,7 +24,7 @@ export async function runServe(argv: string[]): Promise<number> {
   ]);
   const built = await buildRuntime(config);
   const { runtime } = built;
-  const served = cluster.isWorker ? { ...runtime, metrics: clusterWideMetrics(runtime.metrics) } : runtime;
+  const served = cluster.isWorker ? { ...runtime, metrics: clusterWideMetrics(runtime.metrics), limitsInPrimary: true } : runtime;
   const server = createHttpServer(createGateway(served, mountedRoutes(built, served)), config.limits);
   const address = await listen(server, config.port, config.host);
   if (runtime.simulated) {

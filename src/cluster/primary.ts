@@ -1,9 +1,11 @@
 // The cluster primary of `serve --workers N`: forks the workers (each one a whole gateway sharing the
-// listening port), replaces a worker that dies, aggregates /metrics, and on SIGTERM/SIGINT drains
+// listening port), replaces a worker that dies, aggregates /metrics, holds the rate limits every worker
+// counts against (limits-channel.ts), and on SIGTERM/SIGINT drains
 // every worker before it exits. It serves no requests itself.
 import cluster from 'node:cluster';
 import type { Worker } from 'node:cluster';
 import type { Logger } from 'pino';
+import { serveClusterLimits } from './limits-channel.js';
 import { serveClusterMetrics } from './metrics-channel.js';
 
 export interface PrimaryOptions {
@@ -20,6 +22,7 @@ const CRASH_WINDOW_MS = 30_000;
 export function runPrimary(opts: PrimaryOptions): Promise<number> {
   const { logger } = opts;
   serveClusterMetrics();
+  serveClusterLimits();
   let stopping = false;
   let listening = 0;
   const crashes: number[] = [];

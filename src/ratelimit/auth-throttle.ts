@@ -11,9 +11,14 @@ export class AuthThrottle {
   private readonly buckets = new Map<string, TokenBucket>();
   private failures = 0;
 
+  /**
+   * `share`: told of every failure seen here, so other processes serving the same port can count it
+   * too (serve --workers: src/cluster/limits-channel.ts); theirs come back through failedElsewhere.
+   */
   constructor(
     private readonly failuresPerMinute: number,
     private readonly now: () => number = () => performance.now(),
+    private readonly share: ((address: string | undefined) => void) | null = null,
   ) {}
 
   /** Milliseconds this address must wait before it may try again (0: it may go on). */
@@ -24,6 +29,16 @@ export class AuthThrottle {
   }
 
   failed(address: string | undefined): void {
+    this.count(address);
+    this.share?.(address);
+  }
+
+  /** A failure another process of the same gateway saw. */
+  failedElsewhere(address: string | undefined): void {
+    this.count(address);
+  }
+
+  private count(address: string | undefined): void {
     const now = this.now();
     if (++this.failures % SWEEP_EVERY === 0) this.sweep(now);
     const group = addressGroup(address);

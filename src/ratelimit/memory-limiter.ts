@@ -13,7 +13,17 @@ interface Buckets {
   tokens: TokenBucket | null;
 }
 
-class MemoryReservation implements Reservation {
+/** A reservation as plain data: what crosses a process boundary (the cluster's limits channel). */
+export interface ReservationData {
+  readonly keyId: string;
+  readonly keyTokens: number;
+  readonly customerId: string;
+  readonly customerTokens: number;
+  readonly keyLimits: Limits;
+  readonly customerLimits: Limits | null;
+}
+
+class MemoryReservation implements Reservation, ReservationData {
   constructor(
     readonly keyId: string,
     readonly keyTokens: number,
@@ -46,8 +56,15 @@ export class MemoryRateLimiter implements RateLimiter {
     }
     take(key, keyTokens, now);
     take(customer, customerTokens, now);
-    const reservation = new MemoryReservation(r.keyId, keyTokens, r.customerId, customerTokens, r.keyLimits, r.customerLimits);
+    // Only the limits: the request's keyLimits may be a whole principal.
+    const keyLimits = { rpm: r.keyLimits.rpm, tpm: r.keyLimits.tpm };
+    const reservation = new MemoryReservation(r.keyId, keyTokens, r.customerId, customerTokens, keyLimits, r.customerLimits);
     return { allowed: true, reservation, status: statusOf(key, customer, now) };
+  }
+
+  /** A reservation this limiter handed out, back from plain data (it went to another process and returned). */
+  static reservationFrom(data: ReservationData): Reservation {
+    return new MemoryReservation(data.keyId, data.keyTokens, data.customerId, data.customerTokens, data.keyLimits, data.customerLimits);
   }
 
   settle(reservation: Reservation, usedTokens: number): void {

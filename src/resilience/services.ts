@@ -1,6 +1,7 @@
 // The long-lived resilience services of one gateway process: the upstream's circuit breaker, the
 // resilient caller, the rate limiter and the failed-authentication throttle. Built once per runtime
 // on first use, so every route and /readyz share the same instances.
+import { clusterLimits } from '../cluster/limits-channel.js';
 import { AuthThrottle } from '../ratelimit/auth-throttle.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import { MemoryRateLimiter } from '../ratelimit/memory-limiter.js';
@@ -45,6 +46,8 @@ function build(rt: Runtime): ResilienceServices {
   });
   const perMinute = config.rateLimits.authFailuresPerMinute;
   built = true;
+  // A worker of serve --workers counts against the primary's buckets, not its own.
+  if (rt.limitsInPrimary === true) return { breaker, caller, ...clusterLimits(perMinute, logger) };
   return {
     breaker,
     caller,
