@@ -4,6 +4,7 @@
 // - rate limits are decided by the primary: it holds the one set of buckets (a MemoryRateLimiter),
 //   a worker asks it over the cluster's IPC channel before a limited request goes upstream and tells
 //   it the real usage afterwards. Keys without limits never ask (the stage passes them untouched).
+//   What one side sends in one event-loop turn travels as one IPC message (outbox).
 //   A worker that gets no answer in time lets the request through and logs it: limits are a fairness
 //   guard, and a slow primary must not take the whole gateway down with it.
 // - failed authentications are counted where they happen and copied to every other worker through the
@@ -27,6 +28,37 @@ export type LimitsMessage =
   | { type: typeof SETTLE; reservation: ReservationData; usedTokens: number }
   | { type: typeof AUTH_FAILED; address: string | null };
 
+const BATCH = 'model-gateway:limits';
+
+/** What crosses the IPC channel: every message one side sent in one event-loop turn. */
+export interface LimitsBatch {
+  type: typeof BATCH;
+  messages: LimitsMessage[];
+}
+
+/**
+ * Sends what is queued in one event-loop turn as one IPC message once the turn's I/O is handled
+ * (setImmediate): under load a worker sends one message per turn instead of two per limited request,
+ * and each IPC message costs both sides a serialisation and a pipe write.
+ */
+export function outbox(sendBatch: (batch: LimitsBatch) => void): (msg: LimitsMessage) => void {
+  let queued: LimitsMessage[] = [];
+  const flush = () => {
+    const messages = queued;
+    queued = [];
+    sendBatch({ type: BATCH, messages });
+  };
+  return (msg) => {
+    if (queued.push(msg) === 1) setImmediate(flush);
+  };
+}
+
+/** The messages of a batch; nothing for any other IPC message (the metrics channel shares the pipe). */
+export function messagesOf(raw: unknown): LimitsMessage[] {
+  const batch = raw as Partial<LimitsBatch> | null;
+  return batch?.type === BATCH && Array.isArray(batch.messages) ? batch.messages : [];
+}
+
 /** How long a worker waits for the primary's decision before it lets the request through. */
 export const DECISION_TIMEOUT_MS = 2000;
 
@@ -34,7 +66,7 @@ export const DECISION_TIMEOUT_MS = 2000;
 export class LimitsAuthority {
   constructor(private readonly limiter: MemoryRateLimiter = new MemoryRateLimiter()) {}
 
-  /** Handles one message from a worker; `reply` answers it, `others` tells every other worker. */
+  /** Handles one message of a worker's batch; `reply` answers it, `others` tells every other worker. */
   receive(raw: unknown, reply: (msg: LimitsMessage) => void, others: (msg: LimitsMessage) => void): void {
     const msg = raw as Partial<LimitsMessage> | null;
     switch (msg?.type) {
@@ -120,31 +152,32 @@ export function authFailureSharing(send: (msg: LimitsMessage) => void): {
 export function serveClusterLimits(): void {
   const authority = new LimitsAuthority();
   cluster.on('message', (worker: Worker, raw: unknown) => {
-    authority.receive(
-      raw,
-      (msg) => {
-        if (worker.isConnected()) worker.send(msg);
-      },
-      (msg) => {
-        for (const other of Object.values(cluster.workers ?? {})) {
-          if (other !== undefined && other !== worker && other.isConnected()) other.send(msg);
-        }
-      },
-    );
+    const messages = messagesOf(raw);
+    if (messages.length === 0) return;
+    const replies: LimitsMessage[] = [];
+    const copies: LimitsMessage[] = [];
+    for (const msg of messages) authority.receive(msg, (r) => replies.push(r), (c) => copies.push(c));
+    if (replies.length > 0 && worker.isConnected()) worker.send({ type: BATCH, messages: replies } satisfies LimitsBatch);
+    if (copies.length === 0) return;
+    for (const other of Object.values(cluster.workers ?? {})) {
+      if (other !== undefined && other !== worker && other.isConnected()) other.send({ type: BATCH, messages: copies } satisfies LimitsBatch);
+    }
   });
 }
 
 /** Worker side: a limiter and an auth throttle (null when failures are not throttled) that share the primary's counts. */
 export function clusterLimits(authFailuresPerMinute: number, logger: Logger): { limiter: RateLimiter; authThrottle: AuthThrottle | null } {
-  const send = (msg: LimitsMessage) => {
-    if (process.connected) process.send?.(msg);
-  };
+  const send = outbox((batch) => {
+    if (process.connected) process.send?.(batch);
+  });
   const limiter = new ClusterRateLimiter(send, logger);
   const sharing = authFailureSharing(send);
   const authThrottle = authFailuresPerMinute > 0 ? new AuthThrottle(authFailuresPerMinute, undefined, sharing.share) : null;
   process.on('message', (raw: unknown) => {
-    limiter.receive(raw);
-    if (authThrottle !== null) sharing.receive(raw, authThrottle);
+    for (const msg of messagesOf(raw)) {
+      limiter.receive(msg);
+      if (authThrottle !== null) sharing.receive(msg, authThrottle);
+    }
   });
   return { limiter, authThrottle };
 }

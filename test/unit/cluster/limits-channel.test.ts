@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
 import t from 'tap';
-import { authFailureSharing, ClusterRateLimiter, LimitsAuthority, type LimitsMessage } from '../../../src/cluster/limits-channel.js';
+import { authFailureSharing, ClusterRateLimiter, LimitsAuthority, messagesOf, outbox, type LimitsBatch, type LimitsMessage } from '../../../src/cluster/limits-channel.js';
 import { AuthThrottle } from '../../../src/ratelimit/auth-throttle.js';
 import type { LimitDecision, LimitRequest } from '../../../src/ratelimit/limiter.js';
 
@@ -148,4 +148,26 @@ t.test('messages of other channels are ignored', async (t) => {
     authority.receive(raw, (m) => replies.push(m), (m) => replies.push(m));
   }
   t.same(replies, []);
+});
+
+t.test('what a worker sends in one turn crosses as one IPC message', async (t) => {
+  const batches: LimitsBatch[] = [];
+  const send = outbox((b) => batches.push(JSON.parse(JSON.stringify(b)) as LimitsBatch));
+  const { logger } = captureLogger();
+  const limiter = new ClusterRateLimiter(send, logger, 50);
+  void limiter.acquire(request());
+  void limiter.acquire(request({ keyId: 'key_2' }));
+  send({ type: 'model-gateway:auth-failed', address: '203.0.113.7' });
+  t.equal(batches.length, 0, 'nothing goes out before the turn ends');
+  await nextTurn();
+  t.equal(batches.length, 1);
+  t.same(
+    messagesOf(batches[0]).map((m) => m.type),
+    ['model-gateway:limits-acquire', 'model-gateway:limits-acquire', 'model-gateway:auth-failed'],
+  );
+  void limiter.acquire(request());
+  await nextTurn();
+  t.equal(batches.length, 2, 'the next turn, the next message');
+  t.same(messagesOf({ type: 'model-gateway:cluster-metrics-res', id: 1, messages: [{}] }), [], 'another channel’s message holds none');
+  await new Promise((resolve) => setTimeout(resolve, 60));
 });
