@@ -67,21 +67,16 @@ export class LimitsAuthority {
   constructor(private readonly limiter: MemoryRateLimiter = new MemoryRateLimiter()) {}
 
   /** Handles one message of a worker's batch; `reply` answers it, `others` tells every other worker. */
-  receive(raw: unknown, reply: (msg: LimitsMessage) => void, others: (msg: LimitsMessage) => void): void {
-    const msg = raw as Partial<LimitsMessage> | null;
-    switch (msg?.type) {
-      case ACQUIRE: {
-        const { id, request } = msg as Extract<LimitsMessage, { type: typeof ACQUIRE }>;
-        reply({ type: DECISION, id, decision: this.limiter.acquire(request) });
+  receive(msg: LimitsMessage, reply: (msg: LimitsMessage) => void, others: (msg: LimitsMessage) => void): void {
+    switch (msg.type) {
+      case ACQUIRE:
+        reply({ type: DECISION, id: msg.id, decision: this.limiter.acquire(msg.request) });
         return;
-      }
-      case SETTLE: {
-        const { reservation, usedTokens } = msg as Extract<LimitsMessage, { type: typeof SETTLE }>;
-        this.limiter.settle(MemoryRateLimiter.reservationFrom(reservation), usedTokens);
+      case SETTLE:
+        this.limiter.settle(MemoryRateLimiter.reservationFrom(msg.reservation), msg.usedTokens);
         return;
-      }
       case AUTH_FAILED:
-        others(msg as LimitsMessage);
+        others(msg);
         return;
     }
   }
@@ -122,41 +117,46 @@ export class ClusterRateLimiter implements RateLimiter {
   }
 
   /** A message from the primary. */
-  receive(raw: unknown): void {
-    const msg = raw as Partial<LimitsMessage> | null;
-    if (msg?.type !== DECISION) return;
-    const { id, decision } = msg as Extract<LimitsMessage, { type: typeof DECISION }>;
-    const waiting = this.pending.get(id);
+  receive(msg: LimitsMessage): void {
+    if (msg.type !== DECISION) return;
+    const waiting = this.pending.get(msg.id);
     if (waiting === undefined) return; // answered too late: the request already went through
-    this.pending.delete(id);
+    this.pending.delete(msg.id);
     clearTimeout(waiting.timer);
-    waiting.resolve(decision);
+    waiting.resolve(msg.decision);
   }
 }
 
 /** Worker side: the failures this worker sees go to the others; theirs are counted here. */
 export function authFailureSharing(send: (msg: LimitsMessage) => void): {
   share: (address: string | undefined) => void;
-  receive: (raw: unknown, throttle: AuthThrottle) => void;
+  receive: (msg: LimitsMessage, throttle: AuthThrottle) => void;
 } {
   return {
     share: (address) => send({ type: AUTH_FAILED, address: address ?? null }),
-    receive(raw, throttle) {
-      const msg = raw as Partial<LimitsMessage> | null;
-      if (msg?.type === AUTH_FAILED) throttle.failedElsewhere((msg as Extract<LimitsMessage, { type: typeof AUTH_FAILED }>).address ?? undefined);
+    receive(msg, throttle) {
+      if (msg.type === AUTH_FAILED) throttle.failedElsewhere(msg.address ?? undefined);
     },
   };
 }
 
 /** Primary side: answers the workers' limit checks and passes failed authentications around. */
-export function serveClusterLimits(): void {
+export function serveClusterLimits(logger: Logger): void {
   const authority = new LimitsAuthority();
   cluster.on('message', (worker: Worker, raw: unknown) => {
     const messages = messagesOf(raw);
     if (messages.length === 0) return;
     const replies: LimitsMessage[] = [];
     const copies: LimitsMessage[] = [];
-    for (const msg of messages) authority.receive(msg, (r) => replies.push(r), (c) => copies.push(c));
+    for (const msg of messages) {
+      try {
+        authority.receive(msg, (r) => replies.push(r), (c) => copies.push(c));
+      } catch (err) {
+        // One bad message must not take the primary, and every worker with it, down; the worker's
+        // check times out and lets its request through.
+        logger.error({ type: msg.type, err: err instanceof Error ? err.message : String(err) }, 'a cluster limits message failed');
+      }
+    }
     if (replies.length > 0 && worker.isConnected()) worker.send({ type: BATCH, messages: replies } satisfies LimitsBatch);
     if (copies.length === 0) return;
     for (const other of Object.values(cluster.workers ?? {})) {

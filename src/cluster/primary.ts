@@ -22,7 +22,7 @@ const CRASH_WINDOW_MS = 30_000;
 export function runPrimary(opts: PrimaryOptions): Promise<number> {
   const { logger } = opts;
   serveClusterMetrics();
-  serveClusterLimits();
+  serveClusterLimits(logger);
   let stopping = false;
   let listening = 0;
   const crashes: number[] = [];
