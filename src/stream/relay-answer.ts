@@ -15,13 +15,22 @@ export interface ChunkMapper {
   end(): string | Buffer;
 }
 
+/**
+ * The caller has set the head (writeHead) but not sent it. The chunks the provider sent with its own
+ * headers are at hand when the sink attaches, and the head goes out with the first of them in one
+ * write; when none is, the head goes out at once, so the client is not left waiting for the first event.
+ */
 export function relayAnswer(res: ServerResponse, stream: AnswerStream, cancellation: Cancellation, mapper: ChunkMapper): Promise<PumpResult> {
   return new Promise((resolve) => {
-    stream.attach(new RelaySink(res, stream, cancellation, mapper, resolve));
+    const sink = new RelaySink(res, stream, cancellation, mapper, resolve);
+    stream.attach(sink);
+    if (!sink.wrote && !res.destroyed) res.flushHeaders();
   });
 }
 
 class RelaySink implements AnswerSink {
+  /** Something was written to the client (the head went with it). */
+  wrote = false;
   private waiting = false;
   private done = false;
 
@@ -49,7 +58,9 @@ class RelaySink implements AnswerSink {
       this.stream.cancel(new ExchangeCancelled());
       return false;
     }
-    if (out.length === 0 || res.write(out)) return true;
+    if (out.length === 0) return true;
+    this.wrote = true;
+    if (res.write(out)) return true;
     if (!this.waiting) {
       this.waiting = true;
       res.once('drain', this.onDrain);
@@ -65,7 +76,10 @@ class RelaySink implements AnswerSink {
     } catch (err) {
       return this.finish({ end: 'source_failed', error: err });
     }
-    if (out.length > 0 && !this.res.destroyed) this.res.write(out);
+    if (out.length > 0 && !this.res.destroyed) {
+      this.wrote = true;
+      this.res.write(out);
+    }
     this.finish({ end: 'complete', error: null });
   }
 

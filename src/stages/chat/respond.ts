@@ -65,7 +65,6 @@ async function relayTranslatedStream(ctx: RequestContext, stream: AnswerStream):
   headers['content-type'] = 'text/event-stream; charset=utf-8';
   headers['cache-control'] = 'no-cache';
   res.writeHead(200, headers);
-  res.flushHeaders();
   const result = await relayAnswer(res, stream, ctx.cancellation, {
     chunk(chunk) {
       const text = reframer.push(chunk);

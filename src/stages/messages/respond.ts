@@ -38,7 +38,6 @@ async function relayStream(ctx: RequestContext, stream: AnswerStream): Promise<v
   const { res, headers } = ctx;
   headers['cache-control'] = 'no-cache';
   res.writeHead(200, headers);
-  res.flushHeaders();
   const observer = new AnthropicStreamObserver();
   const result = await relayAnswer(res, stream, ctx.cancellation, {
     chunk(chunk) {
