@@ -62,7 +62,9 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
       const measured = await load(opts.requests);
       await control('-i', 'off');
       await control('-d');
-      if (measured.ok !== opts.requests) throw new Error(`${measured.ok} of ${opts.requests} requests answered as expected`);
+      if (measured.ok !== opts.requests) {
+        throw new Error(`${measured.ok} of ${opts.requests} requests answered as expected (${measured.unexpected} other statuses or failures, ${measured.errors} of them connection errors or timeouts)`);
+      }
       // The dump of the main thread, callgrind.out.<n>-01, is written after callgrind_control returns.
       const dump = await mainThreadDump(dir);
       const report = await run('callgrind_annotate', [join(dir, dump)], { maxBuffer: 64 * 1024 * 1024 });

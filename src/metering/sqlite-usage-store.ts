@@ -57,6 +57,11 @@ export class SqliteUsageStore implements UsageStore {
   }
 
   async insertBatch(rows: UsageRecord[]): Promise<void> {
+    this.insertRows(rows);
+  }
+
+  /** insertBatch without the promise: one transaction, done when it returns (the usage thread's call). */
+  insertRows(rows: UsageRecord[]): void {
     if (rows.length === 0) return;
     this.db.transaction(() => {
       for (const r of rows) {

@@ -1,9 +1,9 @@
 // Collects usage records on the request path (sync, O(1)) and writes them in batches off it.
 // A failed write keeps the rows for the next tick; only a full buffer drops rows, and it counts them.
-// A flush writes a few dozen rows at a time and lets the event loop run in between: SQLite writes
-// are synchronous (~2.5 µs a row), and 500 rows in one go held every request that arrived meanwhile
-// for ~1.3 ms. With flushes turned off altogether, 0.1–0.3% fewer one-connection requests took over
-// 1 ms (bench/README.md); 64 rows hold the loop for ~0.2 ms.
+// A flush hands over a few dozen or hundred rows at a time and lets the event loop run in between.
+// The gateway's store for a database file writes on a thread of its own (threaded-usage-store.ts);
+// a store that writes on the event loop (SQLite is synchronous, ~2.5 µs a row) would otherwise hold
+// every request that arrives meanwhile: 500 rows in one go took ~1.3 ms, 64 rows ~0.2 ms.
 import type { UsageRecord, UsageStore } from './usage-store.js';
 
 export interface UsageWriterOptions {

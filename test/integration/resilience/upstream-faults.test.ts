@@ -159,6 +159,8 @@ t.test('upstream faults', async (t) => {
     for (const surface of ['messages', 'chat'] as const) {
       t.test(`${c.name} (${surface})`, async (t) => {
         const client = new Agent();
+        // Rows of the requests before this one are written first, so the count below moves by this one alone.
+        await h.runtime.usage.flush();
         const before = await h.built.usageStore.totals();
         h.simulator.injectFault(c.fault);
         const answer = await send(h, key, surface, c.stream, client);

@@ -1,0 +1,99 @@
+// A UsageStore whose writes run on a thread of their own (usage-write-thread.ts) with its own
+// connection to the same database file; reads stay on the caller's store (WAL: they see every
+// committed batch). The event loop only hands each batch over, a structured clone of plain rows.
+// A thread that fails or dies fails the batches it held, which the UsageWriter keeps and retries; the
+// next batch starts a new thread.
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { UsageRecord, UsageQuery, UsageRow, UsageStore, UsageTotals } from './usage-store.js';
+import type { UsageThreadData, WriteReply, WriteRequest } from './usage-write-thread.js';
+
+// The thread's file sits next to this one: .js once compiled, .ts under the test runner's loader.
+const THREAD = fileURLToPath(new URL(`./usage-write-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+
+interface Pending {
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+interface WriteThread {
+  worker: Worker;
+  /** The batches this thread holds: a thread that dies fails its own, never a successor's. */
+  pending: Map<number, Pending>;
+  /** Set by close(): called once the thread has closed its connection (or is gone). */
+  closing: (() => void) | null;
+}
+
+export class ThreadedUsageStore implements UsageStore {
+  private thread: WriteThread | null = null;
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly reads: UsageStore,
+  ) {
+    // Started now, so the first batch does not wait for the thread to load.
+    this.thread = this.start();
+  }
+
+  insertBatch(rows: UsageRecord[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the usage store is closed'));
+    if (rows.length === 0) return Promise.resolve();
+    const thread = (this.thread ??= this.start());
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      // A batch on its way keeps the process up (a shutdown waits for the last one); an idle thread does not.
+      if (thread.pending.size === 0) thread.worker.ref();
+      thread.pending.set(id, { resolve, reject });
+      thread.worker.postMessage({ id, rows } satisfies WriteRequest);
+    });
+  }
+
+  query(q?: UsageQuery): Promise<UsageRow[]> {
+    return this.reads.query(q);
+  }
+
+  totals(q?: UsageQuery): Promise<UsageTotals> {
+    return this.reads.totals(q);
+  }
+
+  /** After the last batch (the UsageWriter's close): the thread closes its connection and ends. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const thread = this.thread;
+    if (thread === null) return;
+    thread.worker.ref();
+    await new Promise<void>((resolve) => {
+      thread.closing = resolve;
+      thread.worker.postMessage('close');
+    });
+    await thread.worker.terminate();
+  }
+
+  private start(): WriteThread {
+    const worker = new Worker(THREAD, { workerData: { databaseUrl: this.databaseUrl } satisfies UsageThreadData });
+    // Idle, never the reason the process stays up; close() ends it in an orderly shutdown.
+    worker.unref();
+    const thread: WriteThread = { worker, pending: new Map(), closing: null };
+    worker.on('message', (reply: WriteReply | 'closed') => {
+      if (reply === 'closed') return thread.closing?.();
+      const waiting = thread.pending.get(reply.id);
+      if (waiting === undefined) return;
+      thread.pending.delete(reply.id);
+      if (thread.pending.size === 0) worker.unref();
+      if (reply.error === undefined) waiting.resolve();
+      else waiting.reject(new Error(reply.error));
+    });
+    const gone = (reason: Error) => {
+      if (this.thread === thread) this.thread = null;
+      for (const waiting of thread.pending.values()) waiting.reject(reason);
+      thread.pending.clear();
+      thread.closing?.();
+    };
+    worker.on('error', (err) => gone(err));
+    worker.on('exit', (code) => gone(new Error(`the usage write thread exited (code ${code})`)));
+    return thread;
+  }
+}
