@@ -29,6 +29,7 @@ export class ThreadedUsageStore implements UsageStore {
   private thread: WriteThread | null = null;
   private nextId = 1;
   private closed = false;
+  private closing: Promise<void> | null = null;
 
   constructor(
     private readonly databaseUrl: string,
@@ -59,8 +60,13 @@ export class ThreadedUsageStore implements UsageStore {
     return this.reads.totals(q);
   }
 
-  /** After the last batch (the UsageWriter's close): the thread closes its connection and ends. */
-  async close(): Promise<void> {
+  /** After the last batch (the UsageWriter's close): the thread closes its connection and ends. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= this.stop();
+    return this.closing;
+  }
+
+  private async stop(): Promise<void> {
     this.closed = true;
     const thread = this.thread;
     if (thread === null) return;

@@ -59,7 +59,9 @@ t.test('writing holds up no event-loop turn', async (t) => {
 t.test('after close, batches are refused (the writer keeps and counts them)', async (t) => {
   const { store } = stores(t);
   await store.insertBatch(rows(1));
+  await Promise.all([store.close(), store.close()]);
   await store.close();
+  t.pass('closing twice, at once or after, ends');
   await t.rejects(store.insertBatch(rows(1)), /closed/);
 });
 
