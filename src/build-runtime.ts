@@ -12,7 +12,7 @@ import type { Db } from './db/open.js';
 import { KeyCache } from './keys/key-cache.js';
 import { SqliteKeyStore } from './keys/sqlite-key-store.js';
 import { SqliteUsageStore } from './metering/sqlite-usage-store.js';
-import { ThreadedUsageStore } from './metering/threaded-usage-store.js';
+import { ROWS_PER_HANDOVER, ThreadedUsageStore } from './metering/threaded-usage-store.js';
 import { UsageWriter } from './metering/usage-writer.js';
 import { createLogger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
@@ -56,9 +56,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: RuntimeOver
   const usageWrites = db.memory ? null : new ThreadedUsageStore(config.databaseUrl, usageStore);
   const usage = new UsageWriter(usageWrites ?? usageStore, {
     flushMs: config.usageFlushMs,
-    // Handing rows to the thread costs a structured clone on the event loop: a few hundred at a time
-    // (bench/README.md: event-loop delay with usage rows written inline, on the thread, and not at all).
-    rowsPerWrite: usageWrites === null ? undefined : 256,
+    rowsPerWrite: usageWrites === null ? undefined : ROWS_PER_HANDOVER,
     onError: (err) => logger.error({ err: errorMessage(err), pending: usage.pending }, 'usage write failed; the batch is kept and retried'),
   });
 

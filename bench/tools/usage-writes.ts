@@ -11,7 +11,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../../src/db/open.js';
 import { SqliteUsageStore } from '../../src/metering/sqlite-usage-store.js';
-import { ThreadedUsageStore } from '../../src/metering/threaded-usage-store.js';
+import { ROWS_PER_HANDOVER, ThreadedUsageStore } from '../../src/metering/threaded-usage-store.js';
 import type { UsageRecord, UsageStore } from '../../src/metering/usage-store.js';
 import { UsageWriter } from '../../src/metering/usage-writer.js';
 
@@ -36,7 +36,7 @@ export async function measureWrites(mode: WriteMode, seconds: number, rowsPerMs:
   const reads = new SqliteUsageStore(db);
   const thread = mode === 'thread' ? new ThreadedUsageStore(url, reads) : null;
   // The gateway's own settings for each store (src/build-runtime.ts).
-  const writer = new UsageWriter(thread ?? (mode === 'none' ? NO_STORE : reads), { rowsPerWrite: thread === null ? undefined : 256 });
+  const writer = new UsageWriter(thread ?? (mode === 'none' ? NO_STORE : reads), { rowsPerWrite: thread === null ? undefined : ROWS_PER_HANDOVER });
   try {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const delay = monitorEventLoopDelay({ resolution: 1 });

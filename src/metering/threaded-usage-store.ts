@@ -12,6 +12,9 @@ import type { UsageThreadData, WriteReply, WriteRequest } from './usage-write-th
 // The thread's file sits next to this one: .js once compiled, .ts under the test runner's loader.
 const THREAD = fileURLToPath(new URL(`./usage-write-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
+/** Rows handed to the thread at a time: each batch is a structured clone on the event loop (bench/README.md). */
+export const ROWS_PER_HANDOVER = 256;
+
 interface Pending {
   resolve: () => void;
   reject: (err: Error) => void;
@@ -22,13 +25,13 @@ interface WriteThread {
   /** The batches this thread holds: a thread that dies fails its own, never a successor's. */
   pending: Map<number, Pending>;
   /** Set by close(): called once the thread has closed its connection (or is gone). */
-  closing: (() => void) | null;
+  onClosed: (() => void) | null;
 }
 
 export class ThreadedUsageStore implements UsageStore {
   private thread: WriteThread | null = null;
   private nextId = 1;
-  private closed = false;
+  /** Set by close(); no batch is taken after it. */
   private closing: Promise<void> | null = null;
 
   constructor(
@@ -40,7 +43,7 @@ export class ThreadedUsageStore implements UsageStore {
   }
 
   insertBatch(rows: UsageRecord[]): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('the usage store is closed'));
+    if (this.closing !== null) return Promise.reject(new Error('the usage store is closed'));
     if (rows.length === 0) return Promise.resolve();
     const thread = (this.thread ??= this.start());
     const id = this.nextId++;
@@ -67,12 +70,11 @@ export class ThreadedUsageStore implements UsageStore {
   }
 
   private async stop(): Promise<void> {
-    this.closed = true;
     const thread = this.thread;
     if (thread === null) return;
     thread.worker.ref();
     await new Promise<void>((resolve) => {
-      thread.closing = resolve;
+      thread.onClosed = resolve;
       thread.worker.postMessage('close');
     });
     await thread.worker.terminate();
@@ -82,9 +84,9 @@ export class ThreadedUsageStore implements UsageStore {
     const worker = new Worker(THREAD, { workerData: { databaseUrl: this.databaseUrl } satisfies UsageThreadData });
     // Idle, never the reason the process stays up; close() ends it in an orderly shutdown.
     worker.unref();
-    const thread: WriteThread = { worker, pending: new Map(), closing: null };
+    const thread: WriteThread = { worker, pending: new Map(), onClosed: null };
     worker.on('message', (reply: WriteReply | 'closed') => {
-      if (reply === 'closed') return thread.closing?.();
+      if (reply === 'closed') return thread.onClosed?.();
       const waiting = thread.pending.get(reply.id);
       if (waiting === undefined) return;
       thread.pending.delete(reply.id);
@@ -96,7 +98,7 @@ export class ThreadedUsageStore implements UsageStore {
       if (this.thread === thread) this.thread = null;
       for (const waiting of thread.pending.values()) waiting.reject(reason);
       thread.pending.clear();
-      thread.closing?.();
+      thread.onClosed?.();
     };
     worker.on('error', (err) => gone(err));
     worker.on('exit', (code) => gone(new Error(`the usage write thread exited (code ${code})`)));

@@ -56,9 +56,7 @@ export class MemoryRateLimiter implements RateLimiter {
     }
     take(key, keyTokens, now);
     take(customer, customerTokens, now);
-    // Only the limits: the request's keyLimits may be a whole principal.
-    const keyLimits = { rpm: r.keyLimits.rpm, tpm: r.keyLimits.tpm };
-    const reservation = new MemoryReservation(r.keyId, keyTokens, r.customerId, customerTokens, keyLimits, r.customerLimits);
+    const reservation = new MemoryReservation(r.keyId, keyTokens, r.customerId, customerTokens, r.keyLimits, r.customerLimits);
     return { allowed: true, reservation, status: statusOf(key, customer, now) };
   }
 
