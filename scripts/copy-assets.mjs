@@ -3,5 +3,6 @@ import { cpSync, existsSync } from 'node:fs';
 const pairs = [
   ['src/db/migrations', 'dist/src/db/migrations'],
   ['src/dashboard/static', 'dist/src/dashboard/static'],
+  ['src/stores/postgres/migrations', 'dist/src/stores/postgres/migrations'],
 ];
 for (const [from, to] of pairs) if (existsSync(from)) cpSync(from, to, { recursive: true });

@@ -1,0 +1,236 @@
+// KeyStore on PostgreSQL, shared by every gateway instance. Same semantics as the SQLite store (key
+// format, secret hashing, customers created on first key); the change feed differs: the cursor that
+// changesSince hands back is a transaction horizon, not a row version (key-change-feed.ts says why).
+import type pg from 'pg';
+import { displayPrefix, generateKey, hashSecret, randomBase62 } from '../../keys/key-format.js';
+import { validCustomerName, validateKeySettings } from '../../keys/key-input.js';
+import { KeyStoreError, type Customer, type KeyChange, type KeyRecord, type KeyStore, type NewKey } from '../../keys/key-store.js';
+import { CHANGE_STAMP_VALUES, FEED_TRANSACTION, NOTIFY_KEY_CHANGE, READ_HORIZON, STAMP_CHANGE, nextCursor } from './key-change-feed.js';
+import { inTransaction, sqlState, UNIQUE_VIOLATION, type Queryable } from './pool.js';
+
+interface CustomerRow {
+  id: string;
+  name: string;
+  created_at: Date;
+}
+
+interface KeyRow {
+  id: string;
+  customer_id: string;
+  customer_name: string;
+  name: string | null;
+  prefix: string;
+  secret_hash: Buffer;
+  created_at: Date;
+  last_used_at: Date | null;
+  expires_at: Date | null;
+  allowed_models: string[] | null;
+  /** bigint columns arrive as text from node-postgres. */
+  rpm: string | null;
+  tpm: string | null;
+  status: 'active' | 'revoked';
+  revoked_at: Date | null;
+  version: string;
+}
+
+const KEY_COLUMNS = `k.id, k.customer_id, c.name AS customer_name, k.name, k.prefix, k.secret_hash, k.created_at,
+  k.last_used_at, k.expires_at, k.allowed_models, k.rpm, k.tpm, k.status, k.revoked_at, k.version`;
+const SELECT_KEYS = `SELECT ${KEY_COLUMNS} FROM api_keys k JOIN customers c ON c.id = k.customer_id`;
+/** Byte order, as SQLite sorts text, whatever collation the database was created with. */
+const BYTE_ORDER = 'COLLATE "C"';
+
+const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
+const count = (n: string | null): number | null => (n === null ? null : Number(n));
+
+function toCustomer(row: CustomerRow): Customer {
+  return { id: row.id, name: row.name, createdAt: row.created_at.toISOString() };
+}
+
+function toRecord(row: KeyRow): KeyRecord {
+  return {
+    id: row.id,
+    customerId: row.customer_id,
+    customerName: row.customer_name,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: row.created_at.toISOString(),
+    lastUsedAt: iso(row.last_used_at),
+    expiresAt: iso(row.expires_at),
+    allowedModels: row.allowed_models,
+    rpm: count(row.rpm),
+    tpm: count(row.tpm),
+    status: row.status,
+    revokedAt: iso(row.revoked_at),
+  };
+}
+
+function toChange(row: KeyRow): KeyChange {
+  return { record: toRecord(row), secretHash: row.secret_hash, version: Number(row.version) };
+}
+
+/** The latest time per key, in id order: one row per key in the UPDATE, and every instance locks rows in the same order. */
+export function lastUseUpdates(entries: ReadonlyArray<{ id: string; at: number }>): { ids: string[]; times: string[] } {
+  const latest = new Map<string, number>();
+  for (const { id, at } of entries) latest.set(id, Math.max(at, latest.get(id) ?? at));
+  const ids = [...latest.keys()].sort();
+  return { ids, times: ids.map((id) => new Date(latest.get(id)!).toISOString()) };
+}
+
+/**
+ * The revocation statement alone, on a connection inside a transaction the caller owns; revokeKey wraps
+ * it. Exposed so tests can hold two revocations open and commit them in either order.
+ */
+export async function revokeOn(client: Queryable, id: string, at: Date = new Date()): Promise<boolean> {
+  const result = await client.query(
+    `UPDATE api_keys SET status = 'revoked', revoked_at = $1, ${STAMP_CHANGE} WHERE id = $2 AND status = 'active'`,
+    [at, id],
+  );
+  if (result.rowCount !== 1) return false;
+  await client.query(NOTIFY_KEY_CHANGE);
+  return true;
+}
+
+export class PostgresKeyStore implements KeyStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async createCustomer(name: string): Promise<Customer> {
+    const valid = validCustomerName(name);
+    try {
+      return await this.insertCustomer(this.pool, valid);
+    } catch (err) {
+      if (sqlState(err) === UNIQUE_VIOLATION) throw new KeyStoreError(`customer "${valid}" already exists`);
+      throw err;
+    }
+  }
+
+  async getCustomer(id: string): Promise<Customer | null> {
+    return this.customerWhere(this.pool, 'id', id);
+  }
+
+  async getCustomerByName(name: string): Promise<Customer | null> {
+    return this.customerWhere(this.pool, 'name', name.trim());
+  }
+
+  async listCustomers(): Promise<Customer[]> {
+    const { rows } = await this.pool.query<CustomerRow>(`SELECT * FROM customers ORDER BY name ${BYTE_ORDER}`);
+    return rows.map(toCustomer);
+  }
+
+  async createKey(input: NewKey): Promise<{ record: KeyRecord; key: string }> {
+    const settings = validateKeySettings(input);
+    const { key, publicId, secret } = generateKey();
+    const record = await inTransaction(this.pool, async (client) => {
+      const customer = await this.customerFor(client, input);
+      await client.query(
+        `INSERT INTO api_keys (id, customer_id, name, prefix, secret_hash, created_at, expires_at, allowed_models,
+           rpm, tpm, status, version, changed_xid)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', ${CHANGE_STAMP_VALUES})`,
+        [
+          publicId,
+          customer.id,
+          settings.name,
+          displayPrefix(publicId),
+          hashSecret(secret),
+          new Date(),
+          settings.expiresAt,
+          settings.allowedModels,
+          settings.rpm,
+          settings.tpm,
+        ],
+      );
+      await client.query(NOTIFY_KEY_CHANGE);
+      return (await this.keyRow(client, publicId)) as KeyRow;
+    });
+    return { record: toRecord(record), key };
+  }
+
+  async listKeys(filter: { customerId?: string } = {}): Promise<KeyRecord[]> {
+    const order = `ORDER BY k.created_at, k.id ${BYTE_ORDER}`;
+    const { rows } =
+      filter.customerId === undefined
+        ? await this.pool.query<KeyRow>(`${SELECT_KEYS} ${order}`)
+        : await this.pool.query<KeyRow>(`${SELECT_KEYS} WHERE k.customer_id = $1 ${order}`, [filter.customerId]);
+    return rows.map(toRecord);
+  }
+
+  async getKey(id: string): Promise<KeyRecord | null> {
+    const row = await this.keyRow(this.pool, id);
+    return row ? toRecord(row) : null;
+  }
+
+  async revokeKey(id: string): Promise<boolean> {
+    return inTransaction(this.pool, (client) => revokeOn(client, id));
+  }
+
+  async findByPublicId(publicId: string): Promise<KeyChange | null> {
+    const row = await this.keyRow(this.pool, publicId);
+    return row ? toChange(row) : null;
+  }
+
+  /**
+   * The rows changed by transactions between `cursor` and the horizon (key-change-feed.ts), in per-row
+   * version order. The returned maxVersion is the next cursor: a transaction id, not a row version.
+   */
+  async changesSince(cursor: number): Promise<{ rows: KeyChange[]; maxVersion: number }> {
+    return inTransaction(
+      this.pool,
+      async (client) => {
+        const { rows: [{ horizon }] } = await client.query<{ horizon: string }>(READ_HORIZON);
+        const { rows } = await client.query<KeyRow>(
+          `${SELECT_KEYS} WHERE k.changed_xid > $1 AND k.changed_xid < $2 ORDER BY k.version`,
+          [cursor, horizon],
+        );
+        return { rows: rows.map(toChange), maxVersion: nextCursor(cursor, horizon) };
+      },
+      FEED_TRANSACTION,
+    );
+  }
+
+  async touchLastUsed(entries: Array<{ id: string; at: number }>): Promise<void> {
+    if (entries.length === 0) return;
+    const { ids, times } = lastUseUpdates(entries);
+    await this.pool.query(
+      `UPDATE api_keys k SET last_used_at = u.at
+       FROM unnest($1::text[], $2::timestamptz[]) AS u(id, at)
+       WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.at)`,
+      [ids, times],
+    );
+  }
+
+  private async keyRow(db: Queryable, id: string): Promise<KeyRow | null> {
+    const { rows } = await db.query<KeyRow>(`${SELECT_KEYS} WHERE k.id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Inside the createKey transaction: the named customer is created when new; a given id must exist. Two
+   * instances creating the same new customer at once both end up with the one row (ON CONFLICT).
+   */
+  private async customerFor(client: pg.PoolClient, input: NewKey): Promise<Customer> {
+    if (input.customerId !== undefined) {
+      const customer = await this.customerWhere(client, 'id', input.customerId);
+      if (!customer) throw new KeyStoreError(`no customer with id ${input.customerId}`);
+      return customer;
+    }
+    if (input.customerName === undefined) throw new KeyStoreError('a key needs a customer');
+    const name = validCustomerName(input.customerName);
+    await client.query(
+      'INSERT INTO customers (id, name, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING',
+      [`cus_${randomBase62(16)}`, name, new Date()],
+    );
+    return (await this.customerWhere(client, 'name', name)) as Customer;
+  }
+
+  private async customerWhere(db: Queryable, column: 'id' | 'name', value: string): Promise<Customer | null> {
+    const { rows } = await db.query<CustomerRow>(`SELECT * FROM customers WHERE ${column} = $1`, [value]);
+    return rows.length === 0 ? null : toCustomer(rows[0]);
+  }
+
+  private async insertCustomer(db: Queryable, name: string): Promise<Customer> {
+    const { rows } = await db.query<CustomerRow>(
+      'INSERT INTO customers (id, name, created_at) VALUES ($1, $2, $3) RETURNING *',
+      [`cus_${randomBase62(16)}`, name, new Date()],
+    );
+    return toCustomer(rows[0]);
+  }
+}

@@ -1,0 +1,141 @@
+// UsageStore on PostgreSQL. A batch is written at least once (the caller retries) and stored exactly once:
+// one multi-row INSERT ... ON CONFLICT DO NOTHING, and the daily rollup adds only the rows that INSERT
+// reports back as new, in the same transaction. Reports read the rollup.
+import type pg from 'pg';
+import { dailyIncrements } from '../../metering/daily-rollup.js';
+import { isDay, UsageQueryError, type UsageQuery, type UsageRecord, type UsageRow, type UsageStore, type UsageTotals } from '../../metering/usage-store.js';
+import { inTransaction } from './pool.js';
+import { monthsOf, orderedIncrements, orderedUniqueRecords, usageRowKey } from './usage-batch.js';
+
+// float8 so node-postgres hands back numbers (it gives bigint and numeric as text); exact below 2^53.
+const SUMS = `coalesce(sum(u.requests), 0)::float8 AS requests,
+  coalesce(sum(u.errors), 0)::float8 AS errors,
+  coalesce(sum(u.input_tokens), 0)::float8 AS "inputTokens",
+  coalesce(sum(u.output_tokens), 0)::float8 AS "outputTokens",
+  coalesce(sum(u.cache_read_tokens), 0)::float8 AS "cacheReadTokens",
+  coalesce(sum(u.cache_write_tokens), 0)::float8 AS "cacheWriteTokens"`;
+
+/** Builds the WHERE clause from the filters that are set; values are always bound, never spliced in. */
+function where(q: UsageQuery): { sql: string; params: string[] } {
+  for (const [label, day] of [['since', q.since], ['until', q.until]] as const) {
+    if (day !== undefined && !isDay(day)) throw new UsageQueryError(`${label} must be a date YYYY-MM-DD, got "${day}"`);
+  }
+  const filters: Array<[string, string | undefined]> = [
+    ['u.customer_id =', q.customerId],
+    ['u.key_id =', q.keyId],
+    ['u.model =', q.model],
+    ['u.day >=', q.since],
+    ['u.day <=', q.until],
+  ];
+  const parts: string[] = [];
+  const params: string[] = [];
+  for (const [test, value] of filters) {
+    if (value === undefined) continue;
+    params.push(value);
+    parts.push(`${test} $${params.length}`);
+  }
+  return { sql: parts.length === 0 ? '' : `WHERE ${parts.join(' AND ')}`, params };
+}
+
+const INSERT_RECORDS = `INSERT INTO usage_records (request_id, day, at, customer_id, key_id, model, surface, input_tokens,
+    output_tokens, cache_read_tokens, cache_write_tokens, status, duration_ms, outcome)
+  SELECT * FROM unnest($1::text[], $2::date[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[],
+    $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::integer[], $13::integer[], $14::text[])
+  ON CONFLICT (request_id, day) DO NOTHING
+  RETURNING request_id, to_char(day, 'YYYY-MM-DD') AS day`;
+
+// WITH ORDINALITY ... ORDER BY: the rows are upserted, and so locked, in the order they were sorted in.
+const ADD_TO_DAYS = `INSERT INTO usage_daily (day, customer_id, key_id, model, requests, errors, input_tokens, output_tokens,
+    cache_read_tokens, cache_write_tokens)
+  SELECT day, customer_id, key_id, model, requests, errors, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens
+  FROM unnest($1::date[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[],
+    $9::bigint[], $10::bigint[])
+    WITH ORDINALITY AS i(day, customer_id, key_id, model, requests, errors, input_tokens, output_tokens,
+      cache_read_tokens, cache_write_tokens, n)
+  ORDER BY n
+  ON CONFLICT (day, customer_id, key_id, model) DO UPDATE SET
+    requests = usage_daily.requests + excluded.requests,
+    errors = usage_daily.errors + excluded.errors,
+    input_tokens = usage_daily.input_tokens + excluded.input_tokens,
+    output_tokens = usage_daily.output_tokens + excluded.output_tokens,
+    cache_read_tokens = usage_daily.cache_read_tokens + excluded.cache_read_tokens,
+    cache_write_tokens = usage_daily.cache_write_tokens + excluded.cache_write_tokens`;
+
+export class PostgresUsageStore implements UsageStore {
+  /** Months whose partition this process has made sure of; a new month costs one extra call. */
+  private readonly monthsReady = new Set<string>();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Idempotent: records already stored (same request id and day) are neither stored nor counted again. */
+  async insertBatch(rows: UsageRecord[]): Promise<void> {
+    if (rows.length === 0) return;
+    const batch = orderedUniqueRecords(rows);
+    await this.ensurePartitions(batch.map((b) => b.day));
+    await inTransaction(this.pool, async (client) => {
+      const columns = (pick: (r: UsageRecord) => unknown) => batch.map((b) => pick(b.record));
+      const inserted = await client.query<{ request_id: string; day: string }>(INSERT_RECORDS, [
+        columns((r) => r.requestId),
+        batch.map((b) => b.day),
+        columns((r) => new Date(r.at)),
+        columns((r) => r.customerId),
+        columns((r) => r.keyId),
+        columns((r) => r.model),
+        columns((r) => r.surface),
+        columns((r) => r.inputTokens),
+        columns((r) => r.outputTokens),
+        columns((r) => r.cacheReadTokens),
+        columns((r) => r.cacheWriteTokens),
+        columns((r) => r.status),
+        columns((r) => Math.round(r.durationMs)),
+        columns((r) => r.outcome),
+      ]);
+      if (inserted.rows.length === 0) return;
+      const isNew = new Set(inserted.rows.map((r) => usageRowKey(r.request_id, r.day)));
+      const fresh = batch.filter((b) => isNew.has(usageRowKey(b.record.requestId, b.day))).map((b) => b.record);
+      const sums = orderedIncrements(dailyIncrements(fresh));
+      const field = <K extends keyof (typeof sums)[number]>(k: K) => sums.map((d) => d[k]);
+      await client.query(ADD_TO_DAYS, [
+        field('day'),
+        field('customerId'),
+        field('keyId'),
+        field('model'),
+        field('requests'),
+        field('errors'),
+        field('inputTokens'),
+        field('outputTokens'),
+        field('cacheReadTokens'),
+        field('cacheWriteTokens'),
+      ]);
+    });
+  }
+
+  async query(q: UsageQuery = {}): Promise<UsageRow[]> {
+    const w = where(q);
+    const { rows } = await this.pool.query<UsageRow>(
+      `SELECT to_char(u.day, 'YYYY-MM-DD') AS day, nullif(u.customer_id, '') AS "customerId", c.name AS "customerName",
+         u.model AS model, ${SUMS}
+       FROM usage_daily u LEFT JOIN customers c ON c.id = u.customer_id
+       ${w.sql}
+       GROUP BY u.day, u.customer_id, c.name, u.model
+       ORDER BY u.day DESC, c.name COLLATE "C" NULLS FIRST, u.model COLLATE "C"`,
+      w.params,
+    );
+    return rows;
+  }
+
+  async totals(q: UsageQuery = {}): Promise<UsageTotals> {
+    const w = where(q);
+    const { rows } = await this.pool.query<UsageTotals>(`SELECT ${SUMS} FROM usage_daily u ${w.sql}`, w.params);
+    return rows[0];
+  }
+
+  /** Each month's partition is created once, by whichever instance reaches the month first. */
+  private async ensurePartitions(days: string[]): Promise<void> {
+    for (const month of monthsOf(days)) {
+      if (this.monthsReady.has(month)) continue;
+      await this.pool.query('SELECT usage_month_partition($1::date)', [month]);
+      this.monthsReady.add(month);
+    }
+  }
+}

@@ -1,0 +1,160 @@
+// What every KeyStore must do, whatever it stores keys in. Each implementation's test file runs this
+// suite with a factory that hands each test an empty store.
+import type { Test } from 'tap';
+import { hashSecret, parseKey } from '../../src/keys/key-format.js';
+import { KeyStoreError, type KeyChange, type KeyStore } from '../../src/keys/key-store.js';
+
+export interface KeyStoreFixture {
+  store: KeyStore;
+  /** Everything the store keeps about keys, as text, to check a secret is nowhere in it. */
+  storedText(): Promise<string>;
+}
+
+export type KeyStoreFactory = (t: Test) => Promise<KeyStoreFixture>;
+
+const inOneHour = () => new Date(Date.now() + 3600_000).toISOString();
+
+/**
+ * Reads the change feed from `cursor` until `done` holds for everything read, as a cache's refresh loop
+ * would: a feed may hand a committed change out a moment later (PostgreSQL waits for older transactions).
+ */
+export async function readFeedUntil(
+  store: KeyStore,
+  cursor: number,
+  done: (rows: KeyChange[]) => boolean,
+  timeoutMs = 5000,
+): Promise<{ rows: KeyChange[]; cursor: number }> {
+  const rows: KeyChange[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const page = await store.changesSince(cursor);
+    if (page.maxVersion < cursor) throw new Error(`the cursor went back from ${cursor} to ${page.maxVersion}`);
+    rows.push(...page.rows);
+    cursor = page.maxVersion;
+    if (done(rows)) return { rows, cursor };
+    if (Date.now() > deadline) throw new Error(`the change feed did not deliver in ${timeoutMs} ms: ${JSON.stringify(rows.map((r) => r.record.id))}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export function keyStoreContract(t: Test, open: KeyStoreFactory): void {
+  t.test('createKey creates the customer when new and stores only a hash of the secret', async (t) => {
+    const { store, storedText } = await open(t);
+    const settings = {
+      name: 'ci',
+      expiresAt: inOneHour(),
+      allowedModels: ['claude-haiku-4-5-20251001', 'claude-sonnet-4-6'],
+      rpm: 60,
+      tpm: 100_000_000_000,
+    };
+    const { record, key } = await store.createKey({ customerName: ' acme ', ...settings });
+    const parsed = parseKey(key);
+    if (!parsed) throw new Error('unparseable key');
+    t.equal(record.id, parsed.publicId);
+    t.equal(record.prefix, `mgw_${parsed.publicId}`);
+    t.match(record, { customerName: 'acme', ...settings, status: 'active', lastUsedAt: null, revokedAt: null });
+    t.ok(Date.parse(record.createdAt) > Date.now() - 60_000, 'createdAt is now');
+    const customer = await store.getCustomerByName('acme');
+    t.equal(customer?.id, record.customerId);
+    t.notOk((await storedText()).includes(parsed.secret), 'the secret is nowhere in the store');
+    t.same((await store.findByPublicId(record.id))?.secretHash, hashSecret(parsed.secret), 'its SHA-256 is');
+
+    const second = await store.createKey({ customerName: 'acme' });
+    t.equal(second.record.customerId, record.customerId, 'an existing customer is reused');
+    t.same(second.record, { ...second.record, name: null, expiresAt: null, allowedModels: null, rpm: null, tpm: null });
+    t.equal((await store.listCustomers()).length, 1);
+  });
+
+  t.test('invalid settings are refused with a KeyStoreError and leave nothing behind', async (t) => {
+    const { store } = await open(t);
+    const bad = [
+      { customerName: '  ' },
+      {},
+      { customerId: 'cus_nope' },
+      { customerName: 'a', rpm: 0 },
+      { customerName: 'a', tpm: 1.5 },
+      { customerName: 'a', expiresAt: 'tomorrow' },
+      { customerName: 'a', expiresAt: '2001-01-01T00:00:00Z' },
+      { customerName: 'a', allowedModels: [] },
+      { customerName: 'a', allowedModels: ['x', ' '] },
+    ];
+    for (const input of bad) await t.rejects(store.createKey(input), KeyStoreError, JSON.stringify(input));
+    t.same(await store.listKeys(), []);
+    t.same(await store.listCustomers(), [], 'a refused key leaves no customer behind');
+    await store.createCustomer('a');
+    await t.rejects(store.createCustomer('a'), KeyStoreError, 'customer names are unique');
+    await t.rejects(store.createCustomer(' '), KeyStoreError);
+  });
+
+  t.test('customers: by id, by name, listed by name', async (t) => {
+    const { store } = await open(t);
+    const zed = await store.createCustomer('zed');
+    const acme = await store.createCustomer('Acme');
+    const beta = await store.createCustomer('beta');
+    t.same(await store.getCustomer(acme.id), acme);
+    t.same(await store.getCustomerByName(' zed '), zed);
+    t.equal(await store.getCustomer('cus_nope'), null);
+    t.equal(await store.getCustomer('acme'), null, 'a name is not an id');
+    t.equal(await store.getCustomerByName('acme'), null, 'names are matched exactly');
+    t.same((await store.listCustomers()).map((c) => c.name), ['Acme', 'beta', 'zed'], 'in byte order');
+    t.same(await store.createKey({ customerId: beta.id }).then((k) => k.record.customerName), 'beta');
+  });
+
+  t.test('list, get and revoke', async (t) => {
+    const { store } = await open(t);
+    const a = await store.createKey({ customerName: 'a' });
+    const b = await store.createKey({ customerName: 'b' });
+    t.same((await store.listKeys()).map((k) => k.id).sort(), [a.record.id, b.record.id].sort());
+    t.same((await store.listKeys({ customerId: a.record.customerId })).map((k) => k.id), [a.record.id]);
+    t.same(await store.getKey(a.record.id), a.record);
+    t.equal(await store.getKey('0000000000000000'), null);
+
+    t.equal(await store.revokeKey(a.record.id), true);
+    t.equal(await store.revokeKey(a.record.id), false, 'revoking twice changes nothing');
+    t.equal(await store.revokeKey('0000000000000000'), false);
+    const revoked = await store.getKey(a.record.id);
+    t.equal(revoked?.status, 'revoked');
+    t.ok(revoked?.revokedAt);
+    t.equal((await store.getKey(b.record.id))?.status, 'active');
+  });
+
+  t.test('the change feed: every change once, a row version that rises, last use is no change', async (t) => {
+    const { store } = await open(t);
+    const empty = await store.changesSince(0);
+    t.same(empty.rows, []);
+    const a = await store.createKey({ customerName: 'a' });
+    const b = await store.createKey({ customerName: 'a' });
+    const first = await readFeedUntil(store, empty.maxVersion, (rows) => rows.length >= 2);
+    t.same(first.rows.map((r) => r.record.id), [a.record.id, b.record.id], 'in the order they were made');
+    t.same(first.rows[0].record, a.record);
+    t.same((await store.changesSince(first.cursor)).rows, [], 'nothing twice');
+
+    t.ok(await store.revokeKey(a.record.id));
+    const next = await readFeedUntil(store, first.cursor, (rows) => rows.length >= 1);
+    t.same(next.rows.map((r) => [r.record.id, r.record.status]), [[a.record.id, 'revoked']]);
+    t.ok(next.rows[0].version > first.rows[0].version, 'the row version rose');
+    t.same((await store.findByPublicId(a.record.id))?.version, next.rows[0].version, 'a lookup sees the same version');
+
+    await store.touchLastUsed([{ id: b.record.id, at: Date.now() }]);
+    t.same((await store.changesSince(next.cursor)).rows, [], 'last use is not a change for caches');
+  });
+
+  t.test('touchLastUsed never moves a time backwards and ignores unknown ids', async (t) => {
+    const { store } = await open(t);
+    const { record } = await store.createKey({ customerName: 'a' });
+    const later = Date.parse('2030-01-02T00:00:00Z');
+    await store.touchLastUsed([{ id: record.id, at: later }]);
+    await store.touchLastUsed([
+      { id: record.id, at: later - 60_000 },
+      { id: 'unknown000000000', at: later },
+    ]);
+    t.equal((await store.getKey(record.id))?.lastUsedAt, new Date(later).toISOString());
+    await store.touchLastUsed([
+      { id: record.id, at: later + 1000 },
+      { id: record.id, at: later + 5000 },
+      { id: record.id, at: later + 2000 },
+    ]);
+    t.equal((await store.getKey(record.id))?.lastUsedAt, new Date(later + 5000).toISOString(), 'the latest of a batch wins');
+    await store.touchLastUsed([]);
+  });
+}

@@ -1,0 +1,29 @@
+// The store contracts on PostgreSQL: a database of this file's own on the machine's server (dropped at the
+// end), emptied before each test. Fails, naming the server, when PostgreSQL is not reachable.
+import t from 'tap';
+import { PostgresKeyStore } from '../../src/stores/postgres/postgres-key-store.js';
+import { PostgresUsageStore } from '../../src/stores/postgres/postgres-usage-store.js';
+import { emptyStores, migratedDatabase } from '../helpers/postgres.js';
+import { keyStoreContract } from './key-store.contract.js';
+import { usageStoreContract } from './usage-store.contract.js';
+
+const { pool } = await migratedDatabase(t);
+
+t.test('PostgresKeyStore', async (t) => {
+  keyStoreContract(t, async () => {
+    await emptyStores(pool);
+    const storedText = async () => JSON.stringify((await pool.query('SELECT *, encode(secret_hash, \'escape\') AS raw FROM api_keys')).rows);
+    return { store: new PostgresKeyStore(pool), storedText };
+  });
+});
+
+t.test('PostgresUsageStore', async (t) => {
+  usageStoreContract(
+    t,
+    async () => {
+      await emptyStores(pool);
+      return { usage: new PostgresUsageStore(pool), keys: new PostgresKeyStore(pool) };
+    },
+    { idempotentRetries: true },
+  );
+});
