@@ -86,7 +86,8 @@ export interface GatewayMetrics {
   translationWarning(kind: string): void;
   keyCache(hit: boolean): void;
   retry(reason: string): void;
-  circuitState(upstream: string, state: CircuitState): void;
+  /** `route`: the model id whose circuit breaker changed (the gateway keeps one per model). */
+  circuitState(route: string, state: CircuitState): void;
   loadShed(surface: Surface): void;
   render(): Promise<{ contentType: string; body: string }>;
 }
@@ -102,7 +103,8 @@ export interface MetricsOptions {
 const MAX_CUSTOMERS_WITHOUT_LIST = 1000;
 const MAX_WARNING_KINDS = 32;
 const MAX_RETRY_REASONS = 16;
-const MAX_UPSTREAMS = 16;
+// The breakers cap their routes (catalogue models) at 256 themselves; this is the metric's own net.
+const MAX_CIRCUIT_ROUTES = 256;
 
 export function createMetrics(opts: MetricsOptions): GatewayMetrics {
   const registry = new Registry();
@@ -191,8 +193,8 @@ function createEventCounters(registry: Registry, surfaceOf: (s: string) => strin
   const retries = counter(METRIC_NAMES.upstreamRetries, 'Upstream calls retried, by reason.', ['reason']);
   const circuit = new GaugeFamily(
     METRIC_NAMES.circuitBreakerState,
-    'Circuit breaker state per upstream: 1 for the current state, 0 for the others.',
-    ['upstream', 'state'],
+    'Circuit breaker state per model route: 1 for the current state, 0 for the others.',
+    ['route', 'state'],
     'max',
   ).registerIn(registry);
 
@@ -210,7 +212,7 @@ function createEventCounters(registry: Registry, surfaceOf: (s: string) => strin
   const scopeOf = fixedLabel(RATE_LIMIT_SCOPES);
   const warningOf = cappedLabel(MAX_WARNING_KINDS);
   const retryOf = cappedLabel(MAX_RETRY_REASONS);
-  const upstreamOf = cappedLabel(MAX_UPSTREAMS);
+  const routeOf = cappedLabel(MAX_CIRCUIT_ROUTES);
   const stateOf = fixedLabel(CIRCUIT_STATES);
 
   return {
@@ -221,8 +223,8 @@ function createEventCounters(registry: Registry, surfaceOf: (s: string) => strin
     translationWarning: (kind) => warnings.child(warningOf(kind)).inc(),
     keyCache: (isHit) => (isHit ? hit : miss).inc(),
     retry: (reason) => retries.child(retryOf(reason)).inc(),
-    circuitState: (upstream, state) => {
-      const name = upstreamOf(upstream);
+    circuitState: (route, state) => {
+      const name = routeOf(route);
       const current = stateOf(state);
       for (const s of CIRCUIT_STATES) circuit.child(name, s).set(s === current ? 1 : 0);
     },

@@ -1,27 +1,38 @@
-// A circuit breaker for one upstream. Closed: calls go through and consecutive failures are
-// counted. Open (after `failureThreshold` of them): calls fail fast until the cool-down is over.
-// Half-open: one probe call goes through; its success closes the circuit, its failure opens it again.
+// The circuit breaker of one model route. Closed: calls go through, and their outcomes are counted in a
+// rolling window. It opens when at least `failurePercent` of at least `minCalls` calls in the window
+// failed: a handful of errors at low volume (one customer's bad luck) never opens it.
+// Open: requests should go elsewhere (a fallback model) when they can. With nowhere else to go they
+// still reach the upstream while it is busy (some calls succeed), and fail fast only while it is down
+// (every call of the window failed). After the cool-down the circuit is half-open: one probe call goes
+// through; its success closes the circuit, its failure opens it for another cool-down.
 import type { BreakerSettings } from '../config/config.js';
 import type { CircuitState } from '../observability/metrics.js';
+import { RollingWindow } from './rolling-window.js';
 
 export type { CircuitState };
 
-/** What `allow` granted: an ordinary call, or the one probe of a half-open circuit; null = fail fast. */
+/** Told the initial state (`previous` null) and every change. */
+export type StateListener = (name: string, state: CircuitState, previous: CircuitState | null) => void;
+
+/** What `allow` granted: an ordinary call, or the one probe of a half-open circuit; null = not this route. */
 export type Permit = 'call' | 'probe' | null;
 
 export class CircuitBreaker {
   private current: CircuitState = 'closed';
-  private failures = 0;
+  private readonly window: RollingWindow;
   private openedAt = 0;
+  /** Every call of the window failed (the upstream is down, not busy): requests fail fast. */
+  private down = false;
   private probeStartedAt: number | null = null;
 
   constructor(
     readonly name: string,
     private readonly settings: BreakerSettings,
-    private readonly onChange: (name: string, state: CircuitState) => void = () => {},
+    private readonly onChange: StateListener = () => {},
     private readonly now: () => number = () => performance.now(),
   ) {
-    onChange(name, 'closed');
+    this.window = new RollingWindow(settings.windowMs);
+    onChange(name, 'closed', null);
   }
 
   get state(): CircuitState {
@@ -29,41 +40,47 @@ export class CircuitBreaker {
   }
 
   get enabled(): boolean {
-    return this.settings.failureThreshold > 0;
+    return this.settings.minCalls > 0;
   }
 
-  /** May a call go now? In half-open, one probe at a time. */
-  allow(): Permit {
+  /**
+   * May a call take this route now? `elsewhere`: the request has another route to try, so an open
+   * circuit sends it there; without one it only fails fast while the route is down.
+   */
+  allow(elsewhere: boolean): Permit {
     if (this.current === 'closed' || !this.enabled) return 'call';
     const now = this.now();
-    if (this.current === 'open') {
-      if (now - this.openedAt < this.settings.coolDownMs) return null;
-      this.move('half_open');
-    }
+    if (this.current === 'open' && now - this.openedAt >= this.settings.coolDownMs) this.move('half_open');
     // A probe that never reported (it hangs) would keep the circuit shut: it expires after a cool-down.
-    if (this.probeStartedAt !== null && now - this.probeStartedAt < this.settings.coolDownMs) return null;
-    this.probeStartedAt = now;
-    return 'probe';
-  }
-
-  /** Milliseconds until an open circuit lets a probe through. */
-  retryAfterMs(): number {
-    if (this.current !== 'open') return 0;
-    return Math.max(0, this.settings.coolDownMs - (this.now() - this.openedAt));
-  }
-
-  success(): void {
-    this.failures = 0;
-    if (this.current === 'half_open') {
-      this.probeStartedAt = null;
-      this.move('closed');
+    if (this.current === 'half_open' && (this.probeStartedAt === null || now - this.probeStartedAt >= this.settings.coolDownMs)) {
+      this.probeStartedAt = now;
+      return 'probe';
     }
+    return elsewhere || this.down ? null : 'call';
   }
 
-  failure(): void {
-    if (!this.enabled || this.current === 'open') return;
-    if (this.current === 'half_open') return this.open();
-    if (++this.failures >= this.settings.failureThreshold) this.open();
+  /** Milliseconds until a probe may go: the `retry-after` of a request refused by `allow`. */
+  retryAfterMs(): number {
+    if (this.current === 'closed') return 0;
+    const since = this.probeStartedAt ?? this.openedAt;
+    return Math.max(0, this.settings.coolDownMs - (this.now() - since));
+  }
+
+  /** The outcome of a call `allow` granted: `failed` = the upstream failed it (never a 4xx). */
+  report(permit: Permit, failed: boolean): void {
+    if (!this.enabled) return;
+    const now = this.now();
+    this.window.record(failed, now);
+    if (permit === 'probe' && this.current === 'half_open') {
+      this.probeStartedAt = null;
+      if (failed) this.open(now);
+      else this.close();
+    } else if (this.current === 'closed') {
+      if (this.tripped()) this.open(now);
+    } else {
+      // Calls that still went through while open tell whether the upstream is down or only busy.
+      this.down = this.window.allFailed;
+    }
   }
 
   /** The call ended without telling anything about the upstream (the client went away). */
@@ -71,17 +88,30 @@ export class CircuitBreaker {
     if (permit === 'probe' && this.current === 'half_open') this.probeStartedAt = null;
   }
 
-  private open(): void {
-    this.openedAt = this.now();
+  private tripped(): boolean {
+    const calls = this.window.callCount;
+    return calls >= this.settings.minCalls && this.window.failureCount * 100 >= this.settings.failurePercent * calls;
+  }
+
+  private open(now: number): void {
+    this.openedAt = now;
     this.probeStartedAt = null;
-    this.failures = 0;
+    this.down = this.window.allFailed;
     this.move('open');
   }
 
+  private close(): void {
+    // The failures that opened it are history: counting them again would re-open it at once.
+    this.window.reset();
+    this.down = false;
+    this.move('closed');
+  }
+
   private move(state: CircuitState): void {
-    if (state === this.current) return;
+    const previous = this.current;
+    if (state === previous) return;
     this.current = state;
-    this.onChange(this.name, state);
+    this.onChange(this.name, state, previous);
   }
 }
 

@@ -1,7 +1,8 @@
 // One upstream call made resilient: retried with backoff while the provider answers with a transient
 // failure (or cannot be connected to), re-addressed to the catalogue's fallback models when one model
-// keeps failing, and refused at once while the upstream's circuit is open. Everything here happens
-// before the first byte goes to the client, so a retry is never visible except as latency.
+// keeps failing or its circuit is open, and refused at once only when every route it may take is down.
+// Everything here happens before the first byte goes to the client, so a retry is never visible
+// except as latency.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CatalogModel } from '../catalog/model.js';
 import type { Principal } from '../keys/principal.js';
@@ -17,12 +18,13 @@ import type { ModelLookup, ReplayableRequest } from './fallback.js';
 import { fallbacksOf, readdressed } from './fallback.js';
 import type { RetryPolicy } from './retry-policy.js';
 import { isRetryableStatus } from './retry-policy.js';
+import type { RouteBreakers } from './route-breakers.js';
 
 export interface CallPlan {
   request: ReplayableRequest;
   /** The client going away stops the call, a pause between attempts included. */
   cancellation: Cancellation;
-  /** The model addressed; null = no fallbacks. */
+  /** The model addressed, whose circuit breaker the call goes through; null = no fallbacks, the shared route. */
   model: CatalogModel | null;
   allowFallback: boolean;
   /** Whose key the call is for: fallbacks stay within the models it may use. */
@@ -48,13 +50,26 @@ export interface CallEvents {
 /** What one model's attempts ended with. */
 type ModelOutcome = Exclude<CallOutcome, { kind: 'response' }> | { kind: 'response'; response: ProviderAnswer; exhausted: boolean };
 
+/** A model the request goes to, with the request addressed to it and what its breaker granted. */
+interface Route {
+  model: CatalogModel | null;
+  request: ReplayableRequest;
+  breaker: CircuitBreaker;
+  permit: Exclude<Permit, null>;
+}
+
+type FallbackRoute = Route & { model: CatalogModel };
+
 const CANCELLED = Object.freeze({ kind: 'cancelled' as const });
+
+/** First every route that may take the request without trouble, then any that is busy but not down. */
+const PASSES = [true, false] as const;
 
 export class ResilientCaller {
   constructor(
     private readonly upstream: Dispatch,
     private readonly policy: RetryPolicy,
-    private readonly breaker: CircuitBreaker,
+    private readonly breakers: RouteBreakers,
     private readonly catalogue: ModelLookup,
     private readonly events: CallEvents,
     private readonly now: () => number = () => performance.now(),
@@ -62,85 +77,122 @@ export class ResilientCaller {
 
   async call(plan: CallPlan): Promise<CallOutcome> {
     const deadline = this.now() + this.policy.deadlineMs;
-    let request = plan.request;
-    let model = plan.model;
     let fallbacks: CatalogModel[] | null = null;
+    // Looked up only when needed: most requests are answered by the model they asked for.
+    const fallbacksOfPlan = () =>
+      (fallbacks ??= plan.allowFallback && plan.model !== null ? fallbacksOf(plan.model, this.catalogue, plan.principal) : []);
+    const first = this.firstRoute(plan, fallbacksOfPlan);
+    if (first === null) return { kind: 'circuit_open', retryAfterMs: this.breakers.of(plan.model).retryAfterMs() };
+    let route: Route = first;
     for (;;) {
-      const outcome = await this.attempts(request, plan.cancellation, deadline);
+      const outcome = await this.attempts(route, plan.cancellation, deadline);
       if (outcome.kind !== 'response') return outcome;
       const { response } = outcome;
-      if (!outcome.exhausted || !plan.allowFallback || model === null || this.breaker.state === 'open') {
-        return { kind: 'response', response, model };
-      }
-      fallbacks ??= fallbacksOf(model, this.catalogue, plan.principal);
-      const next = fallbacks.shift();
-      const nextRequest = next === undefined ? null : readdressed(plan.request, next);
-      if (next === undefined || nextRequest === null) return { kind: 'response', response, model };
-      this.events.fallback?.(model.id, next.id, response.statusCode);
+      const tried = route.model;
+      // A fallback whose own circuit is open is not tried: the answer in hand goes back instead.
+      const next = outcome.exhausted && tried !== null ? this.fallbackRoute(plan, fallbacksOfPlan(), tried, true) : null;
+      if (tried === null || next === null) return { kind: 'response', response, model: tried };
+      this.events.fallback?.(tried.id, next.model.id, response.statusCode);
       discard(response);
-      if (plan.cancellation.cancelled) return CANCELLED;
-      request = nextRequest;
-      model = next;
+      if (plan.cancellation.cancelled) {
+        next.breaker.abandon(next.permit);
+        return CANCELLED;
+      }
+      route = next;
     }
   }
 
-  private failed(err: unknown, permit: Permit): CallOutcome & { kind: 'failed' | 'cancelled' } {
-    const failure = classifyUpstreamFailure(err);
-    if (failure === 'cancelled') {
-      this.breaker.abandon(permit);
-      return CANCELLED;
+  /**
+   * Where the request goes first: its own model unless that model's circuit is open, then the first
+   * fallback whose circuit is closed (or due a probe). With nowhere else to go, the first of them that
+   * is busy rather than down takes it; null when every one is down: the request fails fast.
+   */
+  private firstRoute(plan: CallPlan, fallbacks: () => CatalogModel[]): Route | null {
+    const own = this.breakers.of(plan.model);
+    for (const elsewhere of PASSES) {
+      const permit = own.allow(elsewhere);
+      if (permit !== null) return { model: plan.model, request: plan.request, breaker: own, permit };
+      const fallback = this.fallbackRoute(plan, fallbacks(), plan.model, elsewhere);
+      if (fallback !== null) return fallback;
     }
-    this.breaker.failure();
-    this.events.upstreamError(upstreamErrorKindOf(failure));
-    return { kind: 'failed', failure };
+    return null;
   }
 
-  /** Tries one model until it answers for good, retries run out, or the deadline or circuit stops it. */
-  private async attempts(request: ReplayableRequest, cancellation: Cancellation, deadline: number): Promise<ModelOutcome> {
+  /** The first fallback after `after` (the requested model: from the start) whose breaker grants a call. */
+  private fallbackRoute(plan: CallPlan, fallbacks: CatalogModel[], after: CatalogModel | null, elsewhere: boolean): FallbackRoute | null {
+    for (let i = after === null ? 0 : fallbacks.indexOf(after) + 1; i < fallbacks.length; i++) {
+      const model = fallbacks[i];
+      const request = readdressed(plan.request, model);
+      // Not a JSON object: no model can be put in it.
+      if (request === null) return null;
+      const breaker = this.breakers.of(model);
+      const permit = breaker.allow(elsewhere);
+      if (permit !== null) return { model, request, breaker, permit };
+    }
+    return null;
+  }
+
+  /**
+   * Tries one route until it answers for good, retries run out, or the deadline or its open circuit
+   * stops it. The breaker learns one outcome per request: retries multiply one client's failures,
+   * and a request its retries rescued was served.
+   */
+  private async attempts(route: Route, cancellation: Cancellation, deadline: number): Promise<ModelOutcome> {
+    const { request, breaker, permit } = route;
     for (let attempt = 0; ; attempt++) {
-      const permit = this.breaker.allow();
-      if (permit === null) return { kind: 'circuit_open', retryAfterMs: this.breaker.retryAfterMs() };
       let response: ProviderAnswer;
       try {
         response = await this.upstream.exchange(request, cancellation);
       } catch (err) {
-        const failed = this.failed(err, permit);
+        const failure = classifyUpstreamFailure(err);
+        if (failure === 'cancelled') return this.cancelled(route);
+        this.events.upstreamError(upstreamErrorKindOf(failure));
         // Only a connection that was never made is safe to repeat: the request did not reach the provider.
-        const delay = failed.kind === 'failed' && failed.failure === 'connect' ? this.retryDelay(attempt, null, deadline) : null;
-        if (delay === null) return failed;
+        const delay = failure === 'connect' ? this.retryDelay(attempt, null, deadline, breaker) : null;
+        if (delay === null) {
+          breaker.report(permit, true);
+          return { kind: 'failed', failure };
+        }
         this.events.retry('connect');
-        if (!(await pause(delay, cancellation))) return CANCELLED;
+        if (!(await pause(delay, cancellation))) return this.cancelled(route);
         continue;
       }
       const status = response.statusCode;
-      this.report(permit, status);
-      if (!isRetryableStatus(status)) return { kind: 'response', response, exhausted: false };
-      const delay = this.retryDelay(attempt, response.headers, deadline);
-      if (delay === null) return { kind: 'response', response, exhausted: true };
+      if (isFailureStatus(status)) this.events.upstreamError('status');
+      const retryable = isRetryableStatus(status);
+      const delay = retryable ? this.retryDelay(attempt, response.headers, deadline, breaker) : null;
+      if (delay === null) {
+        settle(route, status);
+        return { kind: 'response', response, exhausted: retryable };
+      }
       this.events.retry(String(status));
       discard(response);
-      if (!(await pause(delay, cancellation))) return CANCELLED;
+      if (!(await pause(delay, cancellation))) return this.cancelled(route);
     }
   }
 
-  private report(permit: Permit, status: number): void {
-    if (isFailureStatus(status)) {
-      this.breaker.failure();
-      this.events.upstreamError('status');
-    } else if (status < 500) {
-      this.breaker.success();
-    } else {
-      this.breaker.abandon(permit);
-    }
+  private cancelled(route: Route): typeof CANCELLED {
+    route.breaker.abandon(route.permit);
+    return CANCELLED;
   }
 
-  /** The wait before the next attempt, or null when there is none (attempts, deadline, open circuit). */
-  private retryDelay(attempt: number, headers: AnswerHeaders | null, deadline: number): number | null {
-    if (attempt + 1 >= this.policy.attempts || this.breaker.state === 'open') return null;
+  /**
+   * The wait before the next attempt, or null when there is none (attempts, deadline). A route whose
+   * circuit is not closed gets no retries: a probe is one call, and a failing upstream is not sent more.
+   */
+  private retryDelay(attempt: number, headers: AnswerHeaders | null, deadline: number, breaker: CircuitBreaker): number | null {
+    if (attempt + 1 >= this.policy.attempts || breaker.state !== 'closed') return null;
     const delay = this.policy.delayMs(attempt, headers);
     if (delay === null || this.now() + delay > deadline) return null;
     return delay;
   }
+}
+
+/** What an answer tells the route's breaker: 429 and the other 4xx are the upstream answering. */
+function settle(route: Route, status: number): void {
+  if (isFailureStatus(status)) route.breaker.report(route.permit, true);
+  else if (status < 500) route.breaker.report(route.permit, false);
+  else route.breaker.abandon(route.permit);
 }
 
 /** An answer that will not be used: a JSON one is already read whole; a stream is dropped. */

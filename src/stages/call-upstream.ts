@@ -33,7 +33,8 @@ export function callUpstreamStage(rt: Runtime, options: { allowFallback: boolean
     }
     if (result.kind === 'circuit_open') {
       ctx.outcome = 'upstream_error';
-      throw new GatewayError('upstream_unavailable', 'The upstream provider is failing; the gateway is not sending it requests for now.', {
+      const what = ctx.model === null ? 'The upstream provider is failing' : `Every recent call for the model "${ctx.model.id}" failed`;
+      throw new GatewayError('upstream_unavailable', `${what}; the gateway is not sending it requests for now.`, {
         headers: { 'retry-after': retryAfterSeconds(result.retryAfterMs) },
       });
     }

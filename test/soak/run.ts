@@ -27,7 +27,7 @@ const SAMPLES = 10;
 
 async function main(): Promise<number> {
   const h = await startHarness({
-    env: { LOG_LEVEL: 'error', GATEWAY_RETRY_ATTEMPTS: '2', GATEWAY_RETRY_BASE_DELAY_MS: '1', GATEWAY_BREAKER_FAILURES: '0' },
+    env: { LOG_LEVEL: 'error', GATEWAY_RETRY_ATTEMPTS: '2', GATEWAY_RETRY_BASE_DELAY_MS: '1', GATEWAY_BREAKER_MIN_CALLS: '0' },
     simulator: { record: false, replyTokens: 24 },
   });
   const dispatcher = new Agent({ connections: concurrency, pipelining: 1 });

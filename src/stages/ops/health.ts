@@ -12,7 +12,7 @@ function json(status: number, body: unknown): Stage {
 export const healthzStage: Stage = json(200, { status: 'ok' });
 
 export function readyzStage(rt: Runtime): Stage {
-  const { breaker } = resilienceOf(rt);
+  const { breakers } = resilienceOf(rt);
   return async (ctx) => {
     const database = rt.databaseReady();
     const draining = rt.lifecycle.draining;
@@ -23,9 +23,9 @@ export function readyzStage(rt: Runtime): Stage {
       database: database ? 'ok' : 'unreachable',
       upstream: rt.simulated ? 'simulator' : 'configured',
       models: rt.catalogue.live ? 'live' : 'configured',
-      // Detail only: an open circuit is the upstream's trouble, and taking this instance out of the
-      // load balancer would not help.
-      circuits: { [breaker.name]: breaker.state },
+      // Detail only, per model route: an open circuit is the upstream's trouble, and taking this
+      // instance out of the load balancer would not help.
+      circuits: breakers.states(),
     });
     endJson(ctx.res, ready ? 200 : 503, body, ctx.headers);
   };

@@ -66,7 +66,7 @@ function driveRound(m: GatewayMetrics, models: string[], round: number): void {
   m.upstreamError('timeout');
   m.upstreamError('connect');
   m.retry('connect_refused');
-  m.circuitState('anthropic', round === 1 ? 'open' : 'closed');
+  m.circuitState('claude-sonnet-4-6', round === 1 ? 'open' : 'closed');
   makeGarbage();
 }
 

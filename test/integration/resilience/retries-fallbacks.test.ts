@@ -76,7 +76,8 @@ t.test('a key not allowed the fallback model gets the original failure', async (
   t.same(posts(h), ['claude-opus-4-7']);
 });
 
-t.test('the circuit opens after consecutive failures, fails fast in each surface’s shape, and closes again', async (t) => {
+t.test('the circuit opens once every call failed, fails fast in each surface’s shape, and closes again', async (t) => {
+  // GATEWAY_BREAKER_FAILURES: the older name of GATEWAY_BREAKER_MIN_CALLS still works.
   const h = await startHarness({ env: { GATEWAY_BREAKER_FAILURES: '2', GATEWAY_BREAKER_COOLDOWN_MS: '300' } });
   t.teardown(() => h.close());
   const { key } = await h.createKey();
@@ -96,12 +97,12 @@ t.test('the circuit opens after consecutive failures, fails fast in each surface
 
   const ready = await call(`${h.url}/readyz`);
   t.equal(ready.status, 200, 'an open circuit does not take this instance out of rotation');
-  t.same(ready.json().circuits, { anthropic: 'open' });
-  t.match((await call(`${h.url}/metrics`)).text, /model_gateway_circuit_breaker_state\{upstream="anthropic",state="open"\} 1/);
+  t.same(ready.json().circuits, { 'claude-sonnet-4-6': 'open' });
+  t.match((await call(`${h.url}/metrics`)).text, /model_gateway_circuit_breaker_state\{route="claude-sonnet-4-6",state="open"\} 1/);
 
   await new Promise((r) => setTimeout(r, 350));
   const probe = await call(`${h.url}/gateway/v1/messages`, { body: body('claude-sonnet-4-6'), headers: bearer(key) });
   t.equal(probe.status, 200, 'after the cool-down a probe goes through and succeeds');
-  t.same((await call(`${h.url}/readyz`)).json().circuits, { anthropic: 'closed' });
-  t.match((await call(`${h.url}/metrics`)).text, /model_gateway_circuit_breaker_state\{upstream="anthropic",state="closed"\} 1/);
+  t.same((await call(`${h.url}/readyz`)).json().circuits, { 'claude-sonnet-4-6': 'closed' });
+  t.match((await call(`${h.url}/metrics`)).text, /model_gateway_circuit_breaker_state\{route="claude-sonnet-4-6",state="closed"\} 1/);
 });

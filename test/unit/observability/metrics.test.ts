@@ -133,7 +133,7 @@ t.test('event counters start at zero for known labels and move per event', async
   m.keyCache(true);
   m.keyCache(false);
   m.retry('connect_refused');
-  m.circuitState('anthropic', 'open');
+  m.circuitState('claude-sonnet-4-6', 'open');
   s = await scrape(m);
   t.equal(valueOf(s, N.upstreamErrors, { kind: 'timeout' }), 1);
   t.equal(valueOf(s, N.upstreamErrors, { kind: 'connect' }), 1);
@@ -145,12 +145,12 @@ t.test('event counters start at zero for known labels and move per event', async
   t.equal(valueOf(s, N.keyCacheLookups, { result: 'hit' }), 2);
   t.equal(valueOf(s, N.keyCacheLookups, { result: 'miss' }), 1);
   t.equal(valueOf(s, N.upstreamRetries, { reason: 'connect_refused' }), 1);
-  t.equal(valueOf(s, N.circuitBreakerState, { upstream: 'anthropic', state: 'open' }), 1);
-  t.equal(valueOf(s, N.circuitBreakerState, { upstream: 'anthropic', state: 'closed' }), 0);
-  m.circuitState('anthropic', 'half_open');
+  t.equal(valueOf(s, N.circuitBreakerState, { route: 'claude-sonnet-4-6', state: 'open' }), 1);
+  t.equal(valueOf(s, N.circuitBreakerState, { route: 'claude-sonnet-4-6', state: 'closed' }), 0);
+  m.circuitState('claude-sonnet-4-6', 'half_open');
   s = await scrape(m);
-  t.equal(valueOf(s, N.circuitBreakerState, { upstream: 'anthropic', state: 'open' }), 0);
-  t.equal(valueOf(s, N.circuitBreakerState, { upstream: 'anthropic', state: 'half_open' }), 1);
+  t.equal(valueOf(s, N.circuitBreakerState, { route: 'claude-sonnet-4-6', state: 'open' }), 0);
+  t.equal(valueOf(s, N.circuitBreakerState, { route: 'claude-sonnet-4-6', state: 'half_open' }), 1);
 });
 
 t.test('label sets stay bounded whatever model, customer or kind strings arrive', async (t) => {
@@ -173,7 +173,7 @@ t.test('label sets stay bounded whatever model, customer or kind strings arrive'
   t.ok([...labelValues(s, N.requests, 'status_class')].every((v) => /^[1-5]xx$|^other$/.test(v)));
   t.ok(labelValues(s, N.translationWarnings, 'kind').size <= 33, 'warning kinds capped');
   t.ok(labelValues(s, N.upstreamRetries, 'reason').size <= 17, 'retry reasons capped');
-  t.ok(labelValues(s, N.circuitBreakerState, 'upstream').size <= 17, 'upstream names capped');
+  t.ok(labelValues(s, N.circuitBreakerState, 'route').size <= 257, 'route names capped');
   for (const v of labelValues(s, N.translationWarnings, 'kind')) t.match(v, /^[A-Za-z0-9_.:-]{1,64}$/);
 });
 
@@ -247,8 +247,8 @@ t.test('registries of several processes aggregate the way a cluster primary woul
     m.requestFinished(observation({ surface: 'chat', durationSec: 1, usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 } }));
   }
   workers[0].requestStarted('chat');
-  workers[0].circuitState('anthropic', 'open');
-  workers[1].circuitState('anthropic', 'closed');
+  workers[0].circuitState('claude-sonnet-4-6', 'open');
+  workers[1].circuitState('claude-sonnet-4-6', 'closed');
   const merged = AggregatorRegistry.aggregate(await Promise.all(workers.map((m) => m.registry.getMetricsAsJSON())));
   const s = parseExposition(await merged.metrics());
   t.equal(valueOf(s, N.requests, { surface: 'chat' }), 2, 'counters add up');

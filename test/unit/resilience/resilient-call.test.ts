@@ -4,11 +4,11 @@ import t from 'tap';
 import type { Test } from 'tap';
 import type { CatalogModel } from '../../../src/catalog/model.js';
 import { DEFAULT_MODELS } from '../../../src/catalog/model.js';
-import type { RetrySettings } from '../../../src/config/config.js';
-import { CircuitBreaker } from '../../../src/resilience/circuit-breaker.js';
+import type { BreakerSettings, RetrySettings } from '../../../src/config/config.js';
 import type { CallOutcome } from '../../../src/resilience/resilient-call.js';
 import { ResilientCaller } from '../../../src/resilience/resilient-call.js';
 import { RetryPolicy } from '../../../src/resilience/retry-policy.js';
+import { RouteBreakers } from '../../../src/resilience/route-breakers.js';
 import { startSimulator } from '../../../src/simulator/index.js';
 import type { Simulator } from '../../../src/simulator/index.js';
 import { Cancellation } from '../../../src/upstream/cancellation.js';
@@ -27,12 +27,12 @@ const RETRY: RetrySettings = { attempts: 3, baseDelayMs: 0, maxDelayMs: 0, retry
 interface Rig {
   sim: Simulator;
   caller: ResilientCaller;
-  breaker: CircuitBreaker;
+  breakers: RouteBreakers;
   events: string[];
   call(model?: CatalogModel, opts?: { cancellation?: Cancellation; allowFallback?: boolean; allowed?: Set<string> }): Promise<CallOutcome>;
 }
 
-async function rig(t: Test, retry: Partial<RetrySettings> = {}, breakerFailures = 100, baseUrl?: string): Promise<Rig> {
+async function rig(t: Test, retry: Partial<RetrySettings> = {}, breaker: Partial<BreakerSettings> = {}, baseUrl?: string): Promise<Rig> {
   const sim = await startSimulator({ port: 0, host: '127.0.0.1', record: true });
   const upstream = new UpstreamClient(baseUrl ?? sim.url, { connections: 4, connectTimeoutMs: 2000, headersTimeoutMs: 5000, bodyTimeoutMs: 5000 });
   t.teardown(async () => {
@@ -40,8 +40,9 @@ async function rig(t: Test, retry: Partial<RetrySettings> = {}, breakerFailures 
     await sim.close();
   });
   const events: string[] = [];
-  const breaker = new CircuitBreaker('up', { failureThreshold: breakerFailures, coolDownMs: 60_000 }, (_n, s) => events.push(`state:${s}`));
-  const caller = new ResilientCaller(upstream, new RetryPolicy({ ...RETRY, ...retry }, () => 0), breaker, catalogue, {
+  const settings: BreakerSettings = { minCalls: 100, failurePercent: 50, windowMs: 60_000, coolDownMs: 60_000, ...breaker };
+  const breakers = new RouteBreakers(settings, (route, s) => events.push(`state:${route}:${s}`));
+  const caller = new ResilientCaller(upstream, new RetryPolicy({ ...RETRY, ...retry }, () => 0), breakers, catalogue, {
     retry: (reason) => events.push(`retry:${reason}`),
     upstreamError: (kind) => events.push(`error:${kind}`),
     fallback: (from, to, status) => events.push(`fallback:${from}>${to}:${status}`),
@@ -49,7 +50,7 @@ async function rig(t: Test, retry: Partial<RetrySettings> = {}, breakerFailures 
   return {
     sim,
     caller,
-    breaker,
+    breakers,
     events,
     call(model = sonnet, opts = {}) {
       const body = JSON.stringify({ model: model.id, max_tokens: 8, messages: [{ role: 'user', content: 'hello' }] });
@@ -140,7 +141,7 @@ t.test('no fallback when not allowed: by the plan, by the key, or for a non-tran
 
 t.test('connection refused is retried, then reported as a connect failure', async (t) => {
   const port = await closedPort();
-  const r = await rig(t, {}, 100, `http://127.0.0.1:${port}`);
+  const r = await rig(t, {}, {}, `http://127.0.0.1:${port}`);
   const outcome = await r.call();
   t.same(outcome, { kind: 'failed', failure: 'connect' });
   t.same(r.events.filter((e) => !e.startsWith('state')), ['error:connect', 'retry:connect', 'error:connect', 'retry:connect', 'error:connect']);
@@ -153,23 +154,71 @@ t.test('a reset before headers is not retried: the provider may have the request
   t.equal(r.sim.received.length, 1);
 });
 
-t.test('the breaker opens after consecutive failures and then fails fast without calling', async (t) => {
-  const r = await rig(t, { attempts: 1 }, 2);
+t.test('a route whose every call failed fails fast without calling; other models are untouched', async (t) => {
+  const r = await rig(t, { attempts: 1 }, { minCalls: 2 });
   r.sim.injectFault({ kind: 'status', status: 500 }, 2);
   t.equal(await statusOf(await r.call()), 500);
   t.equal(await statusOf(await r.call()), 500);
-  t.equal(r.breaker.state, 'open');
+  t.equal(r.breakers.of(sonnet).state, 'open');
   const outcome = await r.call();
   t.equal(outcome.kind, 'circuit_open');
   t.ok(outcome.kind === 'circuit_open' && outcome.retryAfterMs > 0);
   t.equal(r.sim.received.length, 2, 'nothing sent while open');
+  const haiku = models.get('claude-haiku-4-5-20251001')!;
+  t.equal(await statusOf(await r.call(haiku)), 200, "another model's route is closed");
+  t.same(r.breakers.states(), { 'claude-sonnet-4-6': 'open', 'claude-haiku-4-5-20251001': 'closed' });
 });
 
-t.test('a retry is not attempted once the breaker has opened: the answer in hand goes back', async (t) => {
-  const r = await rig(t, { attempts: 3 }, 1);
+t.test('retries count once per request: a request its retries rescued is a success', async (t) => {
+  const r = await rig(t, { attempts: 3 }, { minCalls: 2 });
+  r.sim.injectFault({ kind: 'status', status: 529, retryAfter: 0 }, 2);
+  t.equal(await statusOf(await r.call()), 200);
+  t.equal(r.breakers.of(sonnet).state, 'closed', 'two failed attempts, one request served: one success');
+  r.sim.injectFault({ kind: 'status', status: 529, retryAfter: 0 }, 3);
+  t.equal(await statusOf(await r.call()), 529);
+  t.equal(r.breakers.of(sonnet).state, 'open', '1 of 2 requests failed: 50%');
+  t.equal(r.sim.received.length, 6);
+});
+
+t.test('an open route with a fallback the key may use: the fallback serves, the route is not called', async (t) => {
+  const r = await rig(t, { attempts: 1 }, { minCalls: 2 });
+  r.sim.injectFault({ kind: 'status', status: 529, retryAfter: 0 }, 2);
+  await statusOf(await r.call(opus, { allowFallback: false }));
+  await statusOf(await r.call(opus, { allowFallback: false }));
+  t.equal(r.breakers.of(opus).state, 'open');
+  const outcome = await r.call(opus);
+  t.equal(outcome.kind === 'response' && outcome.model?.id, 'claude-sonnet-4-6');
+  t.equal(await statusOf(outcome), 200);
+  t.same(modelsSent(r.sim), ['claude-opus-4-7', 'claude-opus-4-7', 'claude-sonnet-4-6']);
+  t.equal(await statusOf(await r.call(opus, { allowed: new Set([opus.id]) })), 'circuit_open', 'a key without the fallback fails fast');
+});
+
+t.test('an open route that is busy, not down, still takes requests with nowhere else to go, without retries', async (t) => {
+  const r = await rig(t, { attempts: 3 }, { minCalls: 2 });
   r.sim.injectFault({ kind: 'status', status: 503, retryAfter: 0 }, 3);
   t.equal(await statusOf(await r.call()), 503);
-  t.equal(r.sim.received.length, 1);
+  t.equal(await statusOf(await r.call()), 200);
+  t.equal(r.breakers.of(sonnet).state, 'open');
+  r.sim.injectFault({ kind: 'status', status: 503, retryAfter: 0 }, 3);
+  t.equal(await statusOf(await r.call()), 503, 'the upstream answer goes back');
+  t.equal(r.sim.received.length, 5, 'one attempt: a route that is not closed gets no retries');
+});
+
+t.test('a dead route recovers through one probe after the cool-down', async (t) => {
+  const r = await rig(t, { attempts: 1 }, { minCalls: 2, coolDownMs: 100 });
+  r.sim.injectFault({ kind: 'status', status: 500 }, 2);
+  await statusOf(await r.call());
+  await statusOf(await r.call());
+  t.equal(await statusOf(await r.call()), 'circuit_open');
+  await new Promise((res) => setTimeout(res, 120));
+  t.equal(await statusOf(await r.call()), 200, 'the probe');
+  t.equal(r.breakers.of(sonnet).state, 'closed');
+  t.same(r.events.filter((e) => e.startsWith('state')), [
+    'state:claude-sonnet-4-6:closed',
+    'state:claude-sonnet-4-6:open',
+    'state:claude-sonnet-4-6:half_open',
+    'state:claude-sonnet-4-6:closed',
+  ]);
 });
 
 t.test('a client abort during the pause ends the call at once, with no timer left', async (t) => {
@@ -187,12 +236,12 @@ t.test('a client abort during the pause ends the call at once, with no timer lef
 });
 
 t.test('a client abort while waiting for headers is a cancellation, not a failure', async (t) => {
-  const r = await rig(t, {}, 1);
+  const r = await rig(t, {}, { minCalls: 1 });
   r.sim.injectFault({ kind: 'hang-before-headers' });
   const ac = new Cancellation();
   const pending = r.call(sonnet, { cancellation: ac });
   while (r.sim.received.length === 0) await new Promise((res) => setImmediate(res));
   ac.cancel();
   t.same(await pending, { kind: 'cancelled' });
-  t.equal(r.breaker.state, 'closed', 'the breaker learnt nothing from it');
+  t.equal(r.breakers.of(sonnet).state, 'closed', 'the breaker learnt nothing from it');
 });
