@@ -18,17 +18,44 @@ export class ArgError extends Error {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/**
- * node:util parseArgs in strict mode, its errors turned into ArgError with the command's own usage line
- * (without a usage line, node:util's message as it is).
- */
-export function parseCommandArgs<O extends Options>(argv: readonly string[], options: O, usage?: string, positionals = false) {
+/** node:util parseArgs in strict mode, its errors turned into ArgError with the command's own usage line. */
+export function parseCommandArgs<O extends Options>(argv: readonly string[], options: O, usage: string, positionals = false) {
   try {
     return parseArgs({ args: [...argv], options, strict: true, allowPositionals: positionals });
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    throw new ArgError(usage === undefined ? message : `${message} (usage: ${usage})`);
+    throw new ArgError(`${parseErrorReason(err)} (usage: ${usage})`);
   }
+}
+
+/**
+ * node:util's parse errors quote the argument they stumbled on, which may be a key pasted in the wrong
+ * place. This says the same without repeating any value, naming an option only when it plainly is one.
+ */
+export function parseErrorReason(err: unknown): string {
+  const message = err instanceof Error ? err.message : '';
+  const quoted = /'(--?[^'\s=,]*)/.exec(message)?.[1] ?? '';
+  const option = /^--?[a-z][a-z-]{0,30}$/.test(quoted) ? ` ${quoted}` : '';
+  switch ((err as { code?: string }).code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option${option}`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return 'unexpected argument';
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return message.includes('does not take an argument') ? `option${option} takes no value` : `option${option} needs a value`;
+    default:
+      return 'invalid arguments';
+  }
+}
+
+/** Longer than this, an argument is not repeated in an error: a gateway key is 64 characters, its secret 43. */
+const MAX_SHOWN_ARGUMENT = 32;
+
+/**
+ * An argument as an error line may quote it: short and printable, or not at all, so that a key pasted
+ * in the wrong place never reaches the terminal or a CI log.
+ */
+export function shownArgument(arg: string): string {
+  return arg.length <= MAX_SHOWN_ARGUMENT && /^[\x21-\x7e]+$/.test(arg) ? `"${arg}"` : `(not shown: ${arg.length} characters)`;
 }
 
 export const MAX_PORT = 65535;
@@ -44,7 +71,7 @@ export function integerInRange(raw: string, min: number, max = Number.MAX_SAFE_I
 export function positiveIntegerArg(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = value.startsWith('0') ? undefined : integerInRange(value, 1);
-  if (n === undefined) throw new ArgError(`--${flag} must be a positive integer, got "${value}"`);
+  if (n === undefined) throw new ArgError(`--${flag} must be a positive integer, got ${shownArgument(value)}`);
   return n;
 }
 
@@ -52,7 +79,7 @@ export function positiveIntegerArg(flag: string, value: string | undefined): num
 export function nonNegativeIntegerArg(flag: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
   const n = integerInRange(value, 0, max);
-  if (n === undefined) throw new ArgError(`--${flag} must be an integer from 0 to ${max}, got "${value}"`);
+  if (n === undefined) throw new ArgError(`--${flag} must be an integer from 0 to ${max}, got ${shownArgument(value)}`);
   return n;
 }
 

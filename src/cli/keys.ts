@@ -1,11 +1,11 @@
 // `model-gateway keys create|list|revoke`: key management from the command line, safe beside a running server
 // (SQLite in WAL mode; a running server sees a revocation at its next key refresh, within a second by default).
 import { withDatabase } from '../db/with-database.js';
-import { KEY_TAG, parseKey } from '../keys/key-format.js';
+import { KEY_TAG } from '../keys/key-format.js';
 import type { KeyRecord, KeyStore } from '../keys/key-store.js';
 import { keyStatus } from '../keys/key-status.js';
 import { SqliteKeyStore } from '../keys/sqlite-key-store.js';
-import { ArgError, parseCommandArgs, positiveIntegerArg, processIo, runCommand, type CliIo } from './args.js';
+import { ArgError, parseCommandArgs, positiveIntegerArg, processIo, runCommand, shownArgument, type CliIo } from './args.js';
 import { formatTable, json, shortTime } from './output.js';
 
 export interface KeysEnv {
@@ -25,7 +25,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = { create, list, revoke };
 export async function runKeys(argv: string[], env: KeysEnv, io: CliIo = processIo): Promise<number> {
   return runCommand(io, 'keys', async () => {
     const [name, ...rest] = argv;
-    const sub = name === undefined ? undefined : SUBCOMMANDS[name];
+    const sub = name !== undefined && Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
     if (sub === undefined) throw new ArgError(`expected create, list or revoke (usage: ${Object.values(USAGE).join(' | ')})`);
     return withDatabase(env.databaseUrl, (db) => sub(rest, new SqliteKeyStore(db), io));
   });
@@ -75,18 +75,24 @@ async function revoke(argv: string[], store: KeyStore, io: CliIo): Promise<numbe
   const { positionals } = parseCommandArgs(argv, {}, USAGE.revoke, true);
   if (positionals.length !== 1) throw new ArgError(`expected one key id (usage: ${USAGE.revoke})`);
   const id = keyIdOf(positionals[0]);
+  if (id === '') throw new ArgError(`expected one key id (usage: ${USAGE.revoke})`);
   const existing = await store.getKey(id);
-  if (existing === null) throw new Error(`no key with id "${id}"`);
-  if (await store.revokeKey(id)) io.out(`revoked ${id}\n`);
-  else io.out(`${id} was already revoked\n`);
+  if (existing === null) throw new Error(`no key with id ${shownArgument(id)}`);
+  if (await store.revokeKey(existing.id)) io.out(`revoked ${existing.id}\n`);
+  else io.out(`${existing.id} was already revoked\n`);
   return 0;
 }
 
-/** Accepts the id, the displayed prefix (mgw_<id>) or, pasted by mistake, the whole key (never echoed). */
-function keyIdOf(arg: string): string {
-  const parsed = parseKey(arg);
-  if (parsed !== null) return parsed.publicId;
-  return arg.startsWith(`${KEY_TAG}_`) ? arg.slice(KEY_TAG.length + 1) : arg;
+/**
+ * Accepts the id, the displayed prefix (mgw_<id>) or, pasted by mistake, the whole key, even with stray
+ * spaces or invisible characters around it: only the part before the secret is kept, so the secret is
+ * never looked up or echoed. Ids are base62, so an underscore always ends one.
+ */
+export function keyIdOf(arg: string): string {
+  const compact = arg.replace(/[\s\p{Cf}]/gu, '');
+  const untagged = compact.startsWith(`${KEY_TAG}_`) ? compact.slice(KEY_TAG.length + 1) : compact;
+  const underscore = untagged.indexOf('_');
+  return underscore === -1 ? untagged : untagged.slice(0, underscore);
 }
 
 function keyTable(keys: KeyRecord[], now: number): string {

@@ -1,4 +1,5 @@
-// The proxy's request handler: map the path, swap the client's credential for the gateway key, stream
+// The proxy's request handler: map the path, refuse what no local client sends (another host name, a
+// browser, a body not labelled JSON), swap the client's credential for the gateway key, stream
 // the request to the gateway and its answer back. A client that goes away aborts the gateway call.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../observability/logger.js';
@@ -7,6 +8,7 @@ import type { UpstreamClient, UpstreamResponse } from '../upstream/client.js';
 import { classifyUpstreamFailure } from '../upstream/client.js';
 import { proxiedRequestHeaders } from '../upstream/headers.js';
 import { answerProxyError, PROXY_MESSAGES } from './errors.js';
+import { declaresJsonBody, sentByBrowser } from './browser-check.js';
 import { addressedToLoopback } from './host-check.js';
 import { GatewayReachability } from './reachability.js';
 import type { GatewayHostHider } from './host-hider.js';
@@ -53,8 +55,13 @@ async function forward(deps: ProxyHandlerDeps, reachability: GatewayReachability
     deps.logger.warn('refused a request addressed to a non-loopback host name (DNS rebinding?)');
     return answerProxyError(res, target.format, 'forbidden', PROXY_MESSAGES.notLoopback);
   }
+  if (sentByBrowser(req.headers)) {
+    deps.logger.warn({ origin: req.headers.origin?.slice(0, 200) }, 'refused a request sent by a web browser (a web page calling the proxy?)');
+    return answerProxyError(res, target.format, 'forbidden', PROXY_MESSAGES.fromBrowser);
+  }
   const method = req.method;
   if (method !== 'GET' && method !== 'POST') return answerProxyError(res, target.format, 'method_not_allowed', PROXY_MESSAGES.methodNotAllowed);
+  if (method === 'POST' && !declaresJsonBody(req.headers)) return answerProxyError(res, target.format, 'unsupported_media_type', PROXY_MESSAGES.notJson);
 
   const abort = new AbortController();
   res.once('close', () => {

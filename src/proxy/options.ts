@@ -1,7 +1,7 @@
 // `model-gateway proxy` arguments → settings. Errors never repeat an argument's value: a key pasted
 // into the wrong place must not be echoed to the terminal or a CI log.
 import { parseArgs } from 'node:util';
-import { integerInRange, MAX_PORT } from '../cli/args.js';
+import { integerInRange, MAX_PORT, parseErrorReason } from '../cli/args.js';
 import { parseGatewayUrl } from './gateway-url.js';
 import { ProxyUsageError } from './usage-error.js';
 
@@ -47,20 +47,9 @@ function parsePort(raw: string): number {
   return n;
 }
 
-/** node:util's messages quote the offending argument; keep only an option name that is plainly one. */
+/** Unknown options and stray arguments are most often a key given the wrong way: say how to give it. */
 function describeParseError(err: unknown): string {
-  const code = (err as { code?: string }).code;
-  const quoted = /'(--?[^'\s=]*)/.exec(err instanceof Error ? err.message : '')?.[1] ?? '';
-  const option = /^--?[a-z][a-z-]{0,30}$/.test(quoted) ? ` ${quoted}` : '';
-  const keyHint = 'the key is never an argument: set MODEL_GATEWAY_KEY or use --key-file <path>';
-  switch (code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return `unknown option${option}; ${keyHint}`;
-    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
-      return `unexpected argument; ${keyHint}`;
-    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      return `option${option} needs a value`;
-    default:
-      return 'invalid arguments';
-  }
+  const reason = parseErrorReason(err);
+  const misplacedValue = (err as { code?: string }).code !== 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE';
+  return misplacedValue ? `${reason}; the key is never an argument: set MODEL_GATEWAY_KEY or use --key-file <path>` : reason;
 }

@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../errors/codes.js';
 import type { Stage } from '../pipeline/compose.js';
+import { isJsonMediaType, mediaTypeOf } from '../json/media-type.js';
 
 /** `limit`: the most bytes a body may have (the gateway's setting, or the admin API's smaller one). */
 export function readBodyStage(limit: number): Stage {
@@ -18,9 +19,8 @@ export function readBodyStage(limit: number): Stage {
 
 function checkContentType(type: string | undefined): void {
   if (type === undefined) return;
-  const semicolon = type.indexOf(';');
-  const mime = (semicolon === -1 ? type : type.slice(0, semicolon)).trim().toLowerCase();
-  if (mime === 'application/json' || mime.endsWith('+json')) return;
+  const mime = mediaTypeOf(type);
+  if (isJsonMediaType(mime)) return;
   throw new GatewayError('unsupported_media_type', `Content-Type must be application/json, got "${mime.slice(0, 80)}".`);
 }
 

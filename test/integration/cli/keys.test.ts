@@ -67,6 +67,36 @@ t.test('keys revoke', async (t) => {
   t.equal((await new SqliteKeyStore(db).getKey(id))?.status, 'revoked');
 });
 
+t.test('keys revoke never prints the secret, whatever it is given', async (t) => {
+  const { cli } = tempCli(t);
+  const key = (await cli('keys', 'create', '--customer', 'acme')).stdout.trim();
+  const { publicId: id, secret } = parseKey(key)!;
+  // A key pasted with stray whitespace or an invisible character around it still names its key.
+  for (const pasted of [`${key} `, ` ${key}\n`, `${key}\t`, `\u200b${key}\u00a0`]) {
+    const run = await cli('keys', 'revoke', pasted);
+    t.equal(run.code, 0, JSON.stringify(pasted));
+    t.match(run.stdout, new RegExp(`^(revoked ${id}|${id} was already revoked)\n$`), JSON.stringify(pasted));
+    t.equal(run.stderr, '');
+  }
+  // Key-looking strings that name no key: the refusal may quote an id, never a secret.
+  const other = 'Zz9Zz9Zz9Zz9Zz9Z';
+  const cases: Array<[string, RegExp]> = [
+    [`mgw_${other}_${secret} `, new RegExp(`no key with id "${other}"`)],
+    [`mgw_${other}_${secret.slice(0, 20)}`, new RegExp(`no key with id "${other}"`)],
+    [`mgw_${other}${secret}`, /no key with id \(not shown: 59 characters\)/],
+    [secret, /no key with id \(not shown: 43 characters\)/],
+    [` ${secret}\n`, /no key with id \(not shown: 43 characters\)/],
+    ['mgw_', /expected one key id/],
+  ];
+  for (const [arg, reason] of cases) {
+    const run = await cli('keys', 'revoke', arg);
+    t.not(run.code, 0, JSON.stringify(arg));
+    t.match(run.stderr, reason, JSON.stringify(arg));
+    t.match(run.stderr, /^model-gateway keys: [^\n]+\n$/, 'one line');
+    for (const out of [run.stdout, run.stderr]) t.notOk(out.includes(secret.slice(0, 12)), `no part of the secret: ${JSON.stringify(arg)}`);
+  }
+});
+
 t.test('bad arguments and unknown names fail with one line on stderr', async (t) => {
   const { cli } = tempCli(t);
   await cli('keys', 'create', '--customer', 'acme');
@@ -74,15 +104,15 @@ t.test('bad arguments and unknown names fail with one line on stderr', async (t)
     [[], 2, /expected create, list or revoke/],
     [['rotate'], 2, /expected create, list or revoke/],
     [['create'], 2, /--customer is required/],
-    [['create', '--customer'], 2, /argument missing/],
+    [['create', '--customer'], 2, /option --customer needs a value/],
     [['create', '--customer', 'a', '--rpm', '0'], 2, /--rpm must be a positive integer/],
     [['create', '--customer', 'a', '--tpm', '1e3'], 2, /--tpm must be a positive integer/],
-    [['create', '--customer', 'a', '--colour', 'red'], 2, /Unknown option '--colour'/],
+    [['create', '--customer', 'a', '--colour', 'red'], 2, /unknown option --colour/],
     [['create', '--customer', 'a', '--expires', 'next week'], 1, /not an ISO-8601 date/],
     [['create', '--customer', 'a', '--expires', '2001-01-01'], 1, /in the past/],
     [['create', '--customer', 'a', '--models', 'm1,,m2'], 1, /model ids/],
     [['list', '--customer', 'nobody'], 1, /no customer named "nobody"/],
-    [['list', 'extra'], 2, /Unexpected argument/],
+    [['list', 'extra'], 2, /unexpected argument/],
     [['revoke'], 2, /expected one key id/],
     [['revoke', 'a', 'b'], 2, /expected one key id/],
     [['revoke', 'nope'], 1, /no key with id "nope"/],

@@ -1,0 +1,29 @@
+// `model-gateway --help`: the only place the whole usage text is printed. Every other failure is one
+// line on stderr that points here.
+
+export const HELP_HINT = 'see model-gateway --help';
+
+export const USAGE_TEXT = `usage: model-gateway <command> [options]
+
+commands:
+  serve [--port N] [--host <address>] [--workers N|auto]
+        start the gateway (the default command)
+  keys create --customer <name> [--name <label>] [--expires <ISO-8601>] [--models <id,id>] [--rpm N] [--tpm N] [--json]
+        create a key (and the customer if new); prints the full key, once
+  keys list [--customer <name>] [--json]
+        list keys; never the full key
+  keys revoke <id>
+        revoke a key (the id or the prefix shown by keys list)
+  usage [--customer <name>] [--key <id>] [--model <id>] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json]
+        requests, tokens and errors per day, customer and model
+  proxy --gateway <url> [--port 3099] [--host 127.0.0.1] [--key-file <path>]
+        the local proxy for your tools; the key comes from MODEL_GATEWAY_KEY or --key-file
+  simulator [--port 9099] [--host 127.0.0.1] [--ttft-ms N] [--tokens-per-second N] [--reply-tokens N]
+        the built-in provider simulator
+
+  model-gateway --help, or model-gateway <command> --help: this text
+settings come from the environment (DATABASE_URL, PORT, ANTHROPIC_API_KEY, ...): see README.md`;
+
+export function isHelpFlag(arg: string | undefined): boolean {
+  return arg === '--help' || arg === '-h' || arg === 'help';
+}
