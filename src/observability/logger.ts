@@ -6,9 +6,10 @@
 // Costs measured on the request path (bench/README.md): pino's generic serialisation of the access
 // line (~8 µs), one asynchronous write per line (a thread-pool job each), and sonic-boom's pending
 // string (~3.5 µs a line). The access line is therefore written by hand in pino's line format (its
-// client- or operator-chosen strings scrubbed and quoted once per distinct value), and stdout is
+// client- or operator-chosen strings clipped, scrubbed and quoted once per distinct value), and stdout is
 // written by BatchedFdStream in batches of 16 KiB, flushed at least every 250 ms and on exit.
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { clipText } from '../json/clip-text.js';
 import { QuotedCache } from '../json/quote.js';
 import { BatchedFdStream } from './batched-fd-stream.js';
 import { secretScrubber } from './redaction.js';
@@ -76,17 +77,20 @@ export function logAccess(logger: Logger, line: AccessLogLine): void {
   const debug = logger.isLevelEnabled('debug');
   const upstreamSentMs = line.upstreamSentMs !== null && debug ? round2(line.upstreamSentMs) : undefined;
   const upstreamMs = line.upstreamMs !== null && debug ? round2(line.upstreamMs) : undefined;
+  // A client may name a model of any length: clipped before it is written or cached.
+  const model = line.model === undefined ? undefined : clipText(line.model);
+  const customer = line.customer === undefined ? undefined : clipText(line.customer);
   const writer = writers.get(logger);
   if (writer === undefined) {
-    logger.info({ ...line, durationMs, upstreamSentMs, upstreamMs }, 'request');
+    logger.info({ ...line, model, customer, durationMs, upstreamSentMs, upstreamMs }, 'request');
     return;
   }
   const { own, chosen } = writer;
   // pino's own line shape: level, time, base fields, the object's fields (undefined ones left out), msg.
   // The request id is the gateway's hex id and the method a token llhttp accepted: neither needs escaping.
   let text = `{"level":30,"time":${Date.now()},"pid":${PID},"reqId":"${line.reqId}","surface":${own.literal(line.surface)},"method":"${line.method}","path":${own.literal(line.path)}`;
-  if (line.model !== undefined) text += `,"model":${chosen.literal(line.model)}`;
-  if (line.customer !== undefined) text += `,"customer":${chosen.literal(line.customer)}`;
+  if (model !== undefined) text += `,"model":${chosen.literal(model)}`;
+  if (customer !== undefined) text += `,"customer":${chosen.literal(customer)}`;
   if (line.keyId !== undefined) text += `,"keyId":${own.literal(line.keyId)}`;
   text += `,"status":${line.status},"outcome":${own.literal(line.outcome)},"stream":${line.stream},"durationMs":${durationMs}`;
   const tokens = line.tokens;

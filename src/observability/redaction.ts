@@ -26,6 +26,15 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * The texts that give a secret away in JSON: its value as is and JSON-escaped, longest first (so a
+ * replacement takes the whole escaped form). Short "secrets" are ignored: scrubbing a two-letter
+ * value would mangle everything and protect nothing.
+ */
+export function secretNeedles(secrets: readonly string[]): string[] {
+  return [...new Set(secrets.filter((s) => s.length >= 8).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))].sort((a, b) => b.length - a.length);
+}
+
 export interface SecretScrubber {
   /** For a serialized log line: credential header values and secret values. */
   line: (line: string) => string;
@@ -39,11 +48,7 @@ export interface SecretScrubber {
  * secret values are replaced wherever they occur.
  */
 export function secretScrubber(secrets: readonly string[]): SecretScrubber {
-  // A secret appears in a JSON line as is or JSON-escaped. Short "secrets" are ignored: scrubbing
-  // a two-letter value would mangle every line and protect nothing.
-  const needles = [...new Set(secrets.filter((s) => s.length >= 8).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))].sort(
-    (a, b) => b.length - a.length,
-  );
+  const needles = secretNeedles(secrets);
   const names = CREDENTIAL_HEADERS.map(escapeRegExp).join('|');
   const header = `"(${names})"\\s*:\\s*(?:${JSON_STRING}|${JSON_STRING_ARRAY})`;
   const secretAlternatives = [GATEWAY_KEY, ...needles.map(escapeRegExp)].join('|');

@@ -2,10 +2,12 @@
 // address's bucket; an address whose bucket is empty is refused before its key is even looked at,
 // so guessing keys cannot drain the key store's shared lookup budget. IPv6 clients are grouped by
 // /64, the block one subscriber usually holds.
+import { clipText, unshared } from '../json/clip-text.js';
 import { TokenBucket } from './token-bucket.js';
 
 const MINUTE_MS = 60_000;
 const SWEEP_EVERY = 1024;
+const MAX_ADDRESS_CHARS = 100;
 
 export class AuthThrottle {
   private readonly buckets = new Map<string, TokenBucket>();
@@ -45,7 +47,8 @@ export class AuthThrottle {
     let bucket = this.buckets.get(group);
     if (bucket === undefined) {
       bucket = new TokenBucket(this.failuresPerMinute, MINUTE_MS, now);
-      this.buckets.set(group, bucket);
+      // The address may be a piece of a longer X-Forwarded-For value: keep only its own characters.
+      this.buckets.set(unshared(group), bucket);
     }
     bucket.takeOne(now);
   }
@@ -62,6 +65,8 @@ export class AuthThrottle {
 /** IPv4 (also IPv4-mapped IPv6) as is; other IPv6 addresses by their first four groups. */
 export function addressGroup(address: string | undefined): string {
   if (address === undefined || address === '') return 'unknown';
+  // No address is this long (45 characters and a zone): a header's garbage, which must not be a long key.
+  if (address.length > MAX_ADDRESS_CHARS) return clipText(address, MAX_ADDRESS_CHARS);
   if (address.indexOf(':') === -1) return address;
   if (address.startsWith('::ffff:') && address.indexOf('.') !== -1) return address.slice(7);
   return expandIpv6(address).slice(0, 4).join(':');

@@ -8,7 +8,7 @@ export function parseJsonStage(rt: Runtime): Stage {
   const maxDepth = rt.config.limits.jsonDepth;
   return (ctx, next) => {
     const parsed = parseJsonObject(ctx.body, maxDepth);
-    if (!parsed.ok) throw new GatewayError('invalid_request', parsed.message);
+    if (!parsed.ok) throw new GatewayError('invalid_request', parsed.message, { param: parsed.param });
     ctx.json = parsed.value;
     return next(ctx);
   };

@@ -1,8 +1,11 @@
 // Finds the requested model in the catalogue and checks the key may use it, before any upstream call.
 import { GatewayError } from '../errors/codes.js';
+import { clipText } from '../json/clip-text.js';
 import { mayUseModel } from '../keys/principal.js';
 import type { Stage } from '../pipeline/compose.js';
 import type { Runtime } from '../runtime.js';
+
+const ECHOED_NAME_CHARS = 100;
 
 export function resolveModelStage(rt: Runtime): Stage {
   const { catalogue } = rt;
@@ -20,7 +23,9 @@ export function resolveModelStage(rt: Runtime): Stage {
     ctx.stream = stream === true;
     const model = catalogue.resolve(name);
     if (model === null) {
-      throw new GatewayError('model_not_found', `The model "${clip(name)}" does not exist or is not served by this gateway.`, { param: 'model' });
+      // The name is echoed to its own sender only; kept short and on one line.
+      const echoed = clipText(name, ECHOED_NAME_CHARS).replace(/[\r\n]/g, ' ');
+      throw new GatewayError('model_not_found', `The model "${echoed}" does not exist or is not served by this gateway.`, { param: 'model' });
     }
     if (!mayUseModel(ctx.principal, model.id)) {
       throw new GatewayError('model_not_allowed', `This API key may not use the model "${model.id}".`, { param: 'model' });
@@ -28,9 +33,4 @@ export function resolveModelStage(rt: Runtime): Stage {
     ctx.model = model;
     return next(ctx);
   };
-}
-
-function clip(s: string): string {
-  // The name is echoed to its own sender only; keep it short and on one line.
-  return s.length > 100 ? `${s.slice(0, 100)}…` : s.replace(/[\r\n]/g, ' ');
 }

@@ -22,7 +22,7 @@ export function offloadParseStage(rt: Runtime, pool: TranslatePool, inline: Stag
   const maxDepth = rt.config.limits.jsonDepth;
   const offload: Stage = async (ctx, next) => {
     const result = await pool.head(ctx.body!, maxDepth);
-    if (!result.ok) throw new GatewayError('invalid_request', result.message);
+    if (!result.ok) throw new GatewayError('invalid_request', result.message, { param: result.param });
     ctx.json = headAsBody(result);
     return next(ctx);
   };

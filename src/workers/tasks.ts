@@ -17,7 +17,7 @@ export type HeadResult =
       /** Lengths of the left-out arrays, so count limits still apply. */
       lengths: Record<string, number>;
     }
-  | { ok: false; message: string };
+  | { ok: false; message: string; param?: string };
 
 export type TranslateResult =
   | { ok: true; body: Uint8Array; warnings: TranslationWarning[]; stream: boolean; includeUsage: boolean }

@@ -10,6 +10,7 @@ import { Reframer } from '../../sse/reframer.js';
 import { relayAnswer } from '../../stream/relay-answer.js';
 import type { AnswerStream } from '../../upstream/answer-stream.js';
 import { collectAnswer } from '../../upstream/answer-stream.js';
+import { upstreamCredentialScrub } from '../../upstream/credential-scrub.js';
 import { translateUpstreamError } from '../../translate/chat-to-messages/error.js';
 import { stringifyCompletion } from '../../translate/chat-to-messages/completion-json.js';
 import { fastCompletion } from '../../translate/chat-to-messages/fast-completion.js';
@@ -22,12 +23,13 @@ import { WARNINGS_HEADER, warningsHeaderValue } from './translate-request.js';
 export function chatRespondStage(rt: Runtime): Stage {
   const { metrics } = rt;
   const maxBytes = rt.upstream.maxBufferedBytes;
+  const scrub = upstreamCredentialScrub(rt.upstreamKey);
   return async (ctx) => {
     const upstream = ctx.upstreamResponse;
     if (upstream === null) return;
     const { headers } = ctx;
     if (upstream.statusCode >= 300) {
-      const translated = translateUpstreamError(upstream.statusCode, await wholeBody(upstream, maxBytes));
+      const translated = translateUpstreamError(upstream.statusCode, scrub(await wholeBody(upstream, maxBytes)));
       // The provider's advice on when to retry; a success carries none (its headers are not parsed).
       const retryAfter = upstream.header('retry-after');
       if (retryAfter !== undefined) headers['retry-after'] = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;

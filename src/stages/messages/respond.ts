@@ -1,4 +1,5 @@
-// Returns the provider's answer unchanged: status, body and the useful headers. Streams pass through
+// Returns the provider's answer unchanged: status, body and the useful headers (an error body only
+// loses the gateway's upstream credential, should the provider ever echo it). Streams pass through
 // byte for byte while usage is read on the side; a stream that fails after it began ends with an
 // `error` event instead of a silent cut.
 import type { RequestContext } from '../../context.js';
@@ -9,12 +10,14 @@ import type { Runtime } from '../../runtime.js';
 import { relayAnswer } from '../../stream/relay-answer.js';
 import type { AnswerStream } from '../../upstream/answer-stream.js';
 import { collectAnswer } from '../../upstream/answer-stream.js';
+import { upstreamCredentialScrub } from '../../upstream/credential-scrub.js';
 import { passBackHeaders } from '../../upstream/headers.js';
 import { asOpenStream, keepUsage } from '../respond-common.js';
 
 export function messagesRespondStage(rt: Runtime): Stage {
   const { metrics } = rt;
   const maxBytes = rt.upstream.maxBufferedBytes;
+  const scrub = upstreamCredentialScrub(rt.upstreamKey);
   return async (ctx) => {
     const upstream = ctx.upstreamResponse;
     if (upstream === null) return;
@@ -25,8 +28,10 @@ export function messagesRespondStage(rt: Runtime): Stage {
       return asOpenStream(metrics, ctx, () => relayStream(ctx, stream));
     }
     // A JSON answer is at hand: awaiting it anyway would cost a microtask turn.
-    const body = upstream.kind === 'buffered' ? upstream.body : await collectAnswer(upstream.body, maxBytes);
-    keepUsage(ctx, upstream.statusCode < 300 ? usageFromMessageBody(body) : null);
+    const answer = upstream.kind === 'buffered' ? upstream.body : await collectAnswer(upstream.body, maxBytes);
+    const succeeded = upstream.statusCode < 300;
+    const body = succeeded ? answer : scrub(answer);
+    keepUsage(ctx, succeeded ? usageFromMessageBody(body) : null);
     passBackHeaders(upstream, headers);
     headers['content-length'] = body.length;
     ctx.res.writeHead(upstream.statusCode, headers);

@@ -7,6 +7,7 @@
 // Exact for plain data (what JSON.parse and the translator build): keys in JSON.stringify's order
 // (for…in over an object with no inherited enumerables gives the same order), undefined members
 // left out, items with no JSON form written as null, numbers as JSON.stringify writes them.
+import { BoundedMemo } from '../../json/bounded-memo.js';
 import { quoteJson } from '../../json/quote.js';
 import type { MessagesRequest } from '../../wire/anthropic.js';
 import { isRecord } from './invalid.js';
@@ -38,7 +39,7 @@ function members(o: Record<string, unknown>, lists: Lists): string {
     const text = item !== undefined && Array.isArray(value) ? list(value, item) : scalar(value);
     if (text === undefined) continue;
     if (out.length > 1) out += ',';
-    out += memberName(key) + text;
+    out += memberNames.get(key) + text;
   }
   return `${out}}`;
 }
@@ -61,16 +62,7 @@ function scalar(value: unknown): string | undefined {
 
 /**
  * `"name":` for a member name. The translator's few names repeat on every request, so their text is
- * kept; the bound keeps client-chosen names (a tool input's keys never get here) from growing it.
+ * kept; the memo is bounded by bytes, so client-chosen names (a tool input's keys never get here)
+ * cannot grow it.
  */
-const memberNames = new Map<string, string>();
-const MAX_NAMES = 256;
-
-function memberName(key: string): string {
-  let text = memberNames.get(key);
-  if (text === undefined) {
-    text = `${quoteJson(key)}:`;
-    if (memberNames.size < MAX_NAMES) memberNames.set(key, text);
-  }
-  return text;
-}
+const memberNames = new BoundedMemo((key) => `${quoteJson(key)}:`);

@@ -39,3 +39,15 @@ t.test('addressGroup', async (t) => {
   ];
   for (const [input, group] of cases) t.equal(addressGroup(input), group, String(input));
 });
+
+t.test('an address that is no address (a long header value) becomes a short key, and is still throttled', async (t) => {
+  const garbage = `${'9'.repeat(16 * 1024)}:${'f'.repeat(100)}`;
+  t.ok(addressGroup(garbage).length <= 120, 'clipped');
+  t.equal(addressGroup(garbage), addressGroup(`${garbage}x`), 'the same prefix, the same group');
+  let now = 0;
+  const throttle = new AuthThrottle(2, () => now);
+  throttle.failed(garbage);
+  throttle.failed(garbage);
+  t.ok(throttle.blockedFor(garbage) > 0);
+  t.equal(throttle.blockedFor('10.0.0.1'), 0);
+});
