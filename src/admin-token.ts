@@ -1,7 +1,10 @@
-// The admin token: from GATEWAY_ADMIN_TOKEN, or generated once into the data folder (mode 0600).
+// The admin token: from GATEWAY_ADMIN_TOKEN, or generated once into the data folder (mode 0600). A token
+// that is empty or short is refused, wherever it came from: an empty token file would otherwise make
+// every caller who sends an empty credential an operator.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from './config/config.js';
 
 export interface AdminToken {
   token: string;
@@ -10,13 +13,64 @@ export interface AdminToken {
   generated: boolean;
 }
 
+export const MIN_ADMIN_TOKEN_LENGTH = 32;
+
+export function isStrongEnoughAdminToken(token: string): boolean {
+  return token.length >= MIN_ADMIN_TOKEN_LENGTH;
+}
+
+/** `configured` is GATEWAY_ADMIN_TOKEN: null when unset, '' when set but blank (refused, not replaced). */
 export function ensureAdminToken(configured: string | null, dataDir: string): AdminToken {
-  if (configured !== null) return { token: configured, path: null, generated: false };
+  if (configured !== null) {
+    if (!isStrongEnoughAdminToken(configured)) {
+      throw new ConfigError(`GATEWAY_ADMIN_TOKEN is empty or shorter than ${MIN_ADMIN_TOKEN_LENGTH} characters: refusing to start with a guessable admin token`);
+    }
+    return { token: configured, path: null, generated: false };
+  }
   const path = join(dataDir, 'admin-token');
-  if (existsSync(path)) return { token: readFileSync(path, 'utf8').trim(), path, generated: false };
+  if (existsSync(path)) return { token: readTokenFile(path), path, generated: false };
   mkdirSync(dataDir, { recursive: true });
   const token = `mgwadm_${randomBytes(32).toString('base64url')}`;
-  writeFileSync(path, `${token}\n`, { mode: 0o600, flag: 'wx' });
-  chmodSync(path, 0o600);
+  // Another process starting on the same folder may have won the race: its token is the one on disk.
+  if (!createWhole(path, `${token}\n`)) return { token: readTokenFile(path), path, generated: false };
   return { token, path, generated: true };
+}
+
+/**
+ * An existing file that is empty or short (truncated, or written by hand) stops the start rather than being
+ * replaced: it may be the operator's own token, and only a person can tell what happened to it.
+ */
+function readTokenFile(path: string): string {
+  const token = readFileSync(path, 'utf8').trim();
+  if (!isStrongEnoughAdminToken(token)) {
+    throw new ConfigError(
+      `admin token file ${path} is empty or shorter than ${MIN_ADMIN_TOKEN_LENGTH} characters: put a longer token in it, delete it to have one generated, or set GATEWAY_ADMIN_TOKEN`,
+    );
+  }
+  return token;
+}
+
+/**
+ * Writes `content` to `path` only if no file is there, and so that `path` never exists half-written: the
+ * content goes to a private temporary file first (a full disk fails there), which is then linked into place.
+ * False when `path` already existed.
+ */
+function createWhole(path: string, content: string): boolean {
+  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const fd = openSync(temporary, 'wx', 0o600);
+  try {
+    try {
+      writeSync(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(temporary, path);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    unlinkSync(temporary);
+  }
 }

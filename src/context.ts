@@ -16,6 +16,8 @@ export interface RouteInfo {
   readonly name: string;
   readonly surface: Surface;
   readonly errorFormat: ErrorFormat;
+  /** Headers every answer of this route carries, errors and 405s included: set before any stage runs. */
+  readonly fixedHeaders?: Readonly<Record<string, string>>;
 }
 
 export interface RequestContext {

@@ -16,16 +16,21 @@ export interface Gateway {
 }
 
 export function createGateway(rt: Runtime, extraRoutes: readonly Route[] = []): Gateway {
+  return gatewayOver(rt, buildRoutes(rt, extraRoutes));
+}
+
+/** The same request handling over another route table (the metrics listener's, of one route). */
+export function gatewayOver(rt: Runtime, routes: readonly Route[]): Gateway {
   // path → method → route: two lookups on strings the request already has, no key built per request.
   const table = new Map<string, Map<string, Route>>();
-  for (const r of buildRoutes(rt, extraRoutes)) {
+  for (const r of routes) {
     let byMethod = table.get(r.path);
     if (byMethod === undefined) table.set(r.path, (byMethod = new Map()));
     byMethod.set(r.method, r);
   }
   const { lifecycle, logger } = rt;
   const maxInFlight = rt.config.limits.maxInFlight;
-  const prefixRoutes = extraRoutes.filter((r) => r.path.endsWith('/*'));
+  const prefixRoutes = routes.filter((r) => r.path.endsWith('/*'));
   // One function for every request, not a closure each.
   const release = (): void => {
     lifecycle.inFlight--;
@@ -40,9 +45,13 @@ export function createGateway(rt: Runtime, extraRoutes: readonly Route[] = []): 
       const route = (byMethod === undefined ? undefined : byMethod.get(req.method!)) ?? matchPrefix(prefixRoutes, req.method, path);
       const id = newRequestId();
       if (route === undefined) {
-        const code: ErrorCode = byMethod !== undefined ? 'method_not_allowed' : 'route_not_found';
+        // The path exists with other methods: an exact route, or one under a mounted prefix.
+        const sibling = byMethod === undefined ? matchPrefix(prefixRoutes, null, path) : byMethod.values().next().value;
+        if (sibling !== undefined) setFixedHeaders(res, sibling.info);
+        const code: ErrorCode = sibling !== undefined ? 'method_not_allowed' : 'route_not_found';
         return writeErrorResponse(res, id, errorFormatOf(path), code, code === 'method_not_allowed' ? `Method ${req.method} is not allowed here.` : 'No such endpoint.');
       }
+      setFixedHeaders(res, route.info);
       if (lifecycle.inFlight >= maxInFlight && route.info.surface !== 'other') {
         rt.metrics.loadShed(route.info.surface);
         res.setHeader('retry-after', '1');
@@ -65,8 +74,14 @@ export function createGateway(rt: Runtime, extraRoutes: readonly Route[] = []): 
   };
 }
 
-function matchPrefix(routes: readonly Route[], method: string | undefined, path: string): Route | undefined {
-  return routes.find((r) => r.method === method && path.startsWith(r.path.slice(0, -1)));
+/** `method` null: a route of any method. */
+function matchPrefix(routes: readonly Route[], method: string | null | undefined, path: string): Route | undefined {
+  return routes.find((r) => (method === null || r.method === method) && path.startsWith(r.path.slice(0, -1)));
+}
+
+function setFixedHeaders(res: ServerResponse, info: RouteInfo): void {
+  const fixed = info.fixedHeaders;
+  if (fixed !== undefined) for (const name in fixed) res.setHeader(name, fixed[name]);
 }
 
 export type { RouteInfo };

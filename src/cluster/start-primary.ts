@@ -9,7 +9,7 @@ import { runPrimary } from './primary.js';
 export function startClusterPrimary(config: GatewayConfig, workers: number): Promise<number> {
   const admin = ensureAdminToken(config.adminToken, config.dataDir);
   openDatabase(config.databaseUrl).close();
-  const secrets = [config.upstreamApiKey, admin.token].filter((s): s is string => s !== null);
+  const secrets = [config.upstreamApiKey, admin.token, config.metrics.token].filter((s): s is string => s !== null);
   const logger = createLogger({ level: config.logLevel, secrets });
   logger.info({ workers }, 'starting gateway workers');
   return runPrimary({ workers, graceMs: config.timeouts.shutdownGraceMs, logger });

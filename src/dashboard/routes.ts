@@ -1,11 +1,13 @@
 // The dashboard's routes for the gateway's route table: pages under /dashboard, the JSON API under
 // /admin/api. Both share the gateway's request id, access log, metrics and error shape.
+import { isStrongEnoughAdminToken, MIN_ADMIN_TOKEN_LENGTH } from '../admin-token.js';
 import type { Db } from '../db/open.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { UsageStore } from '../metering/usage-store.js';
 import type { Handler, Stage } from '../pipeline/compose.js';
 import { compose } from '../pipeline/compose.js';
 import type { Route } from '../routes.js';
+import { customerLimitsLookup } from '../ratelimit/request-limits.js';
 import type { Runtime } from '../runtime.js';
 import { errorBoundaryStage } from '../stages/error-boundary.js';
 import { observeStage } from '../stages/observe.js';
@@ -16,14 +18,19 @@ import { customerRoutes } from './api/customer-handlers.js';
 import { adminApiStage, API_PREFIX } from './api/dispatch.js';
 import { keyRoutes } from './api/key-handlers.js';
 import { modelRoutes } from './api/model-handlers.js';
+import { passwordRoutes } from './api/password-handlers.js';
 import { sessionRoutes } from './api/session-handlers.js';
 import { usageRoutes } from './api/usage-handlers.js';
 import { userRoutes } from './api/user-handlers.js';
+import type { ScryptCost } from './auth/passwords.js';
+import { PasswordHasher } from './auth/passwords.js';
 import type { SessionTimes } from './auth/session-store.js';
 import { DEFAULT_SESSION_TIMES, SessionStore } from './auth/session-store.js';
+import type { AttemptGuard } from './auth/sign-in-attempt.js';
 import type { SignInThrottleOptions } from './auth/throttle.js';
 import { SignInThrottle } from './auth/throttle.js';
 import { UserStore } from './auth/user-store.js';
+import { API_ANSWER_HEADERS } from './http/send.js';
 import { DASHBOARD_PREFIX, staticFilesStage } from './http/static-files.js';
 
 export interface DashboardDeps {
@@ -33,24 +40,32 @@ export interface DashboardDeps {
   adminToken: string;
   sessionTimes?: SessionTimes;
   throttle?: SignInThrottleOptions;
+  /** The scrypt cost of new password hashes; the OWASP one unless a test needs speed. */
+  passwordCost?: ScryptCost;
 }
 
 /** Admin API bodies are small; this also bounds what an unauthenticated sign-in call can make us read. */
 const ADMIN_BODY_LIMIT = 64 * 1024;
 
 export function dashboardRoutes(rt: Runtime, deps: DashboardDeps): Route[] {
+  // The start refuses such a token already; this keeps any other way of mounting the dashboard honest.
+  if (!isStrongEnoughAdminToken(deps.adminToken)) throw new Error(`the admin token must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
   const users = new UserStore(deps.db);
+  const passwords = new PasswordHasher(deps.passwordCost);
   const sessions = new SessionStore(deps.db, deps.sessionTimes ?? DEFAULT_SESSION_TIMES);
+  // One throttle for sign-ins and bearer tokens alike.
+  const attempts: AttemptGuard = { throttle: new SignInThrottle(deps.throttle), trustedProxies: new Set(rt.config.rateLimits.trustedProxies) };
   const api = adminApiStage(
     [
-      ...sessionRoutes({ adminToken: deps.adminToken, keyStore: deps.keyStore, sessions, users, throttle: new SignInThrottle(deps.throttle), trustedProxies: new Set(rt.config.rateLimits.trustedProxies) }),
+      ...sessionRoutes({ adminToken: deps.adminToken, keyStore: deps.keyStore, sessions, users, passwords, ...attempts }),
+      ...passwordRoutes({ users, sessions, passwords, ...attempts }),
       ...customerRoutes(deps.keyStore),
-      ...keyRoutes({ keyStore: deps.keyStore, catalogue: rt.catalogue, keyCache: rt.keys }),
+      ...keyRoutes({ keyStore: deps.keyStore, catalogue: rt.catalogue, keyCache: rt.keys, customerLimits: customerLimitsLookup(rt.config.rateLimits.customers) }),
       ...usageRoutes(deps.keyStore, deps.usageStore),
-      ...userRoutes(deps.keyStore, users),
+      ...userRoutes(deps.keyStore, users, passwords),
       ...modelRoutes(rt.catalogue),
     ],
-    { adminToken: deps.adminToken, sessions, users },
+    { adminToken: deps.adminToken, sessions, users, ...attempts },
   );
   const front: Stage[] = [requestIdStage(rt), observeStage(rt), errorBoundaryStage(rt)];
   const withBody: Stage[] = [readBodyStage(ADMIN_BODY_LIMIT), parseJsonStage(rt)];
@@ -59,7 +74,7 @@ export function dashboardRoutes(rt: Runtime, deps: DashboardDeps): Route[] {
   const apiRoute = (method: Route['method'], stages: Stage[]): Route => ({
     method,
     path: `${API_PREFIX}/*`,
-    info: { name: `${API_PREFIX}/*`, surface: 'admin', errorFormat: 'chat' },
+    info: { name: `${API_PREFIX}/*`, surface: 'admin', errorFormat: 'chat', fixedHeaders: API_ANSWER_HEADERS },
     handler: compose(stages),
   });
   const pageRoute = (path: string): Route => ({ method: 'GET', path, info: { name: `${DASHBOARD_PREFIX}/*`, surface: 'admin', errorFormat: 'chat' }, handler: pages });

@@ -151,6 +151,35 @@ t.test('dashboard end to end in Chromium', { skip: typeof browser === 'string' ?
     t.equal((await chat(h.url, secret)).status, 401, 'the next chat call is refused');
   });
 
+  await t.test('the customer user changes the password and signs in with the new one', async (t) => {
+    const newPassword = 'another long passphrase';
+    await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Change password' }).click();
+    await page.getByRole('heading', { name: 'Change password' }).waitFor();
+    t.equal(new URL(page.url()).pathname, '/dashboard/account/password');
+    await checkPage(t, page, 'change-password');
+
+    await page.getByLabel('Current password', { exact: true }).fill('not my password');
+    await page.getByLabel('New password', { exact: true }).fill(newPassword);
+    await page.getByLabel('Repeat the new password', { exact: true }).fill(newPassword);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('The current password is wrong.').waitFor();
+    t.equal(await page.evaluate<string | null>(`document.activeElement?.getAttribute('name') ?? null`), 'currentPassword', 'focus moves to the field to fix');
+
+    await page.getByLabel('Current password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed.').waitFor();
+    t.equal(await page.getByLabel('New password', { exact: true }).inputValue(), '', 'the form is cleared');
+    await shot(page, 'change-password');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to model-gateway' }).waitFor();
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password', { exact: true }).fill(newPassword);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'acme › API Keys' }).waitFor();
+    t.pass('signed in with the new password');
+  });
+
   await t.test('the pages work at a phone width', async (t) => {
     await page.setViewportSize({ width: 390, height: 844 });
     for (const [tab, name] of [['API Keys', 'api-keys'], ['Usage', 'usage']] as const) {

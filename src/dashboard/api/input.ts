@@ -1,6 +1,7 @@
 // Reading fields of a JSON request body: each helper names the field in its error (`param`).
 import { GatewayError } from '../../errors/codes.js';
 import { isDay } from '../../metering/usage-store.js';
+import { MAX_PASSWORD_LENGTH, passwordProblem } from '../auth/passwords.js';
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -17,6 +18,14 @@ export function requiredString(body: Body, param: string, maxLength: number): st
   if (typeof value !== 'string' || value.trim() === '') throw invalid(param, `${param} is required.`);
   if (value.length > maxLength) throw invalid(param, `${param} is longer than ${maxLength} characters.`);
   return value;
+}
+
+/** A new password: present and within the password rules (the same at creation and at a change). */
+export function requiredNewPassword(body: Body, param: string): string {
+  const password = requiredString(body, param, MAX_PASSWORD_LENGTH);
+  const problem = passwordProblem(password);
+  if (problem !== null) throw invalid(param, problem);
+  return password;
 }
 
 export function optionalString(body: Body, param: string, maxLength: number): string | null {

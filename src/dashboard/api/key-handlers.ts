@@ -4,7 +4,9 @@ import { GatewayError } from '../../errors/codes.js';
 import type { KeyCache } from '../../keys/key-cache.js';
 import type { KeyStore } from '../../keys/key-store.js';
 import { KeyStoreError } from '../../keys/key-store.js';
+import type { Limits } from '../../ratelimit/limiter.js';
 import { customerOr404 } from './customer-lookup.js';
+import { keyLimitProblem } from './key-limits.js';
 import { optionalPositiveInteger, optionalString, optionalStringList } from './input.js';
 import type { ApiRequest, ApiRoute } from './types.js';
 import { ok } from './types.js';
@@ -15,6 +17,8 @@ export interface KeyDeps {
   catalogue: Catalogue;
   /** This process's key cache: refreshed at once after a revoke (other instances poll within seconds). */
   keyCache: KeyCache;
+  /** A customer's own limits by its name (GATEWAY_CUSTOMER_LIMITS), or null when it has none. */
+  customerLimits: (customerName: string) => Limits | null;
 }
 
 export function keyRoutes(deps: KeyDeps): ApiRoute[] {
@@ -50,14 +54,18 @@ export function keyRoutes(deps: KeyDeps): ApiRoute[] {
 async function createKey(deps: KeyDeps, req: ApiRequest) {
   const customer = await customerOr404(deps.keyStore, req.params.customerId);
   const allowed = optionalStringList(req.body, 'allowedModels', 200);
+  const limits: Limits = { rpm: optionalPositiveInteger(req.body, 'rpm'), tpm: optionalPositiveInteger(req.body, 'tpm') };
+  if (req.actor?.role === 'customer') {
+    const problem = keyLimitProblem(limits, deps.customerLimits(customer.name));
+    if (problem !== null) throw new GatewayError('forbidden', problem.message, { param: problem.param });
+  }
   try {
     const { record, key } = await deps.keyStore.createKey({
       customerId: customer.id,
       name: optionalString(req.body, 'name', 200),
       expiresAt: optionalString(req.body, 'expiresAt', 64),
       allowedModels: allowed === null ? null : allowed.map((m) => catalogueId(deps.catalogue, m)),
-      rpm: optionalPositiveInteger(req.body, 'rpm'),
-      tpm: optionalPositiveInteger(req.body, 'tpm'),
+      ...limits,
     });
     return ok({ key: keyView(record), secret: key }, 201);
   } catch (err) {

@@ -1,14 +1,13 @@
 // Sign-in, who-am-I and sign-out. Operators sign in with the admin token; customer users with email and
-// password. Failures are throttled per account and per client address, and all say the same thing.
-import { addressGroup } from '../../ratelimit/auth-throttle.js';
-import { clientAddress } from '../../ratelimit/client-address.js';
+// password. Failures are throttled (see ../auth/throttle.ts), and all say the same thing.
 import { GatewayError } from '../../errors/codes.js';
 import type { KeyStore } from '../../keys/key-store.js';
-import { decoyHash, verifyPassword } from '../auth/passwords.js';
+import type { PasswordHasher } from '../auth/passwords.js';
 import { secretEquals } from '../auth/secret-equal.js';
 import { credentialTag } from '../auth/session-store.js';
 import type { Role, SessionStore } from '../auth/session-store.js';
-import type { SignInThrottle, Subjects } from '../auth/throttle.js';
+import { beginAttempt, OPERATOR_ACCOUNT } from '../auth/sign-in-attempt.js';
+import type { AttemptGuard } from '../auth/sign-in-attempt.js';
 import type { UserStore } from '../auth/user-store.js';
 import { normaliseEmail } from '../auth/user-store.js';
 import { sessionCookie } from '../http/cookies.js';
@@ -18,14 +17,12 @@ import type { ApiRequest, ApiRoute } from './types.js';
 import { ok } from './types.js';
 import { customerView } from './views.js';
 
-export interface SessionDeps {
+export interface SessionDeps extends AttemptGuard {
   adminToken: string;
   keyStore: KeyStore;
   sessions: SessionStore;
   users: UserStore;
-  throttle: SignInThrottle;
-  /** Proxies whose X-Forwarded-For is believed (GATEWAY_TRUSTED_PROXIES), as for the key throttle. */
-  trustedProxies: ReadonlySet<string>;
+  passwords: PasswordHasher;
 }
 
 const REFUSED = 'Sign-in refused: wrong token, email or password.';
@@ -45,12 +42,7 @@ async function signIn(deps: SessionDeps, req: ApiRequest) {
   if (token === null && (email === null || password === null)) {
     throw new GatewayError('invalid_request', 'Send either token (operators) or email and password (customer users).');
   }
-  const subjects: Subjects = { account: token !== null ? 'operator' : normaliseEmail(email ?? '') ?? '?', address: signInAddress(deps, req) };
-  const waitMs = deps.throttle.begin(subjects);
-  if (waitMs > 0) {
-    const seconds = String(Math.ceil(waitMs / 1000));
-    throw new GatewayError('rate_limited', 'Too many failed sign-ins; try again later.', { headers: { 'retry-after': seconds } });
-  }
+  const subjects = beginAttempt(deps, req.ctx.req, token !== null ? OPERATOR_ACCOUNT : normaliseEmail(email ?? '') ?? '?');
   const who = token !== null ? checkToken(deps, token) : await checkPassword(deps, subjects.account, password ?? '');
   if (who === null) throw new GatewayError('unauthenticated', REFUSED);
   deps.throttle.succeeded(subjects);
@@ -69,8 +61,10 @@ function checkToken(deps: SessionDeps, token: string): SignedIn | null {
 async function checkPassword(deps: SessionDeps, email: string, password: string): Promise<SignedIn | null> {
   const found = await deps.users.credentialsFor(email);
   // An unknown email still costs one scrypt, so timing does not tell which emails exist.
-  const matches = await verifyPassword(password, found?.passwordHash ?? (await decoyHash()));
-  if (found === null || !matches) return null;
+  const check = await deps.passwords.check(password, found?.passwordHash ?? (await deps.passwords.decoy()));
+  if (found === null || !check.matches) return null;
+  // Only now is the password at hand: a hash made at an older cost is replaced by one at today's.
+  if (check.outdated) await deps.users.replacePasswordHash(found.user.id, found.passwordHash, await deps.passwords.hash(password));
   await deps.users.recordSignIn(found.user.id, new Date());
   return { role: 'customer', userId: found.user.id };
 }
@@ -90,10 +84,4 @@ async function whoAmI(deps: SessionDeps, req: ApiRequest) {
 async function signOut(deps: SessionDeps, req: ApiRequest) {
   if (req.session !== null) await deps.sessions.remove(req.session.id);
   return { status: 200, body: { signedOut: true }, headers: { 'set-cookie': sessionCookie(req.ctx.req, '', 0) } };
-}
-
-/** The client behind a trusted proxy, IPv6 grouped by /64: the same address rule as the key throttle. */
-function signInAddress(deps: SessionDeps, req: ApiRequest): string {
-  const { socket, headers } = req.ctx.req;
-  return addressGroup(clientAddress(socket.remoteAddress, headers['x-forwarded-for'], deps.trustedProxies));
 }

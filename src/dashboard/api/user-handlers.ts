@@ -1,16 +1,16 @@
 // Customer > Users (operators only): the people who sign in to one customer's pages.
 import { GatewayError } from '../../errors/codes.js';
 import type { KeyStore } from '../../keys/key-store.js';
-import { hashPassword, passwordProblem } from '../auth/passwords.js';
+import type { PasswordHasher } from '../auth/passwords.js';
 import type { UserStore } from '../auth/user-store.js';
 import { normaliseEmail, UserExistsError } from '../auth/user-store.js';
 import { customerOr404 } from './customer-lookup.js';
-import { requiredString } from './input.js';
+import { requiredNewPassword, requiredString } from './input.js';
 import type { ApiRequest, ApiRoute } from './types.js';
 import { ok } from './types.js';
 import { userView } from './views.js';
 
-export function userRoutes(keyStore: KeyStore, users: UserStore): ApiRoute[] {
+export function userRoutes(keyStore: KeyStore, users: UserStore, passwords: PasswordHasher): ApiRoute[] {
   return [
     {
       method: 'GET',
@@ -21,7 +21,7 @@ export function userRoutes(keyStore: KeyStore, users: UserStore): ApiRoute[] {
         return ok({ users: (await users.listByCustomer(customer.id)).map(userView) });
       },
     },
-    { method: 'POST', pattern: '/customers/:customerId/users', access: 'operator', handler: (req) => createUser(keyStore, users, req) },
+    { method: 'POST', pattern: '/customers/:customerId/users', access: 'operator', handler: (req) => createUser(keyStore, users, passwords, req) },
     {
       method: 'DELETE',
       pattern: '/customers/:customerId/users/:userId',
@@ -36,15 +36,13 @@ export function userRoutes(keyStore: KeyStore, users: UserStore): ApiRoute[] {
   ];
 }
 
-async function createUser(keyStore: KeyStore, users: UserStore, req: ApiRequest) {
+async function createUser(keyStore: KeyStore, users: UserStore, passwords: PasswordHasher, req: ApiRequest) {
   const customer = await customerOr404(keyStore, req.params.customerId);
   const email = normaliseEmail(requiredString(req.body, 'email', 254));
   if (email === null) throw new GatewayError('invalid_request', 'email is not an email address.', { param: 'email' });
-  const password = requiredString(req.body, 'password', 1024);
-  const problem = passwordProblem(password);
-  if (problem !== null) throw new GatewayError('invalid_request', problem, { param: 'password' });
+  const password = requiredNewPassword(req.body, 'password');
   try {
-    return ok({ user: userView(await users.create(customer.id, email, await hashPassword(password))) }, 201);
+    return ok({ user: userView(await users.create(customer.id, email, await passwords.hash(password))) }, 201);
   } catch (err) {
     if (err instanceof UserExistsError) throw new GatewayError('conflict', 'A user with this email already exists.', { param: 'email' });
     throw err;

@@ -5,6 +5,8 @@ import { GatewayError } from '../../errors/codes.js';
 import { readCookie, SESSION_COOKIE } from '../http/cookies.js';
 import type { Actor } from '../api/types.js';
 import { secretEquals } from './secret-equal.js';
+import { beginAttempt, OPERATOR_ACCOUNT } from './sign-in-attempt.js';
+import type { AttemptGuard } from './sign-in-attempt.js';
 import { credentialTag } from './session-store.js';
 import type { Session, SessionStore } from './session-store.js';
 import type { UserStore } from './user-store.js';
@@ -17,25 +19,31 @@ export interface Caller {
 
 const NOBODY: Caller = Object.freeze({ actor: null, session: null });
 
-export interface ActorDeps {
+/** The throttle counts wrong bearer tokens like failed operator sign-ins. */
+export interface ActorDeps extends AttemptGuard {
   adminToken: string;
   sessions: SessionStore;
   users: UserStore;
 }
 
-function bearerOf(req: IncomingMessage): string | null {
-  const auth = req.headers.authorization;
-  if (auth === undefined) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-  return match ? match[1] : '';
+/** The token of `Authorization: Bearer <token>`; null for any other shape (never an empty string). */
+export function bearerToken(authorization: string): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  return match === null ? null : (match[1] as string);
 }
 
 export async function identify(req: IncomingMessage, deps: ActorDeps): Promise<Caller> {
-  const bearer = bearerOf(req);
-  if (bearer !== null) {
-    // A script calling the API with the admin token directly; anything else in Authorization is refused
-    // rather than ignored, so a caller never silently acts as someone else (e.g. through a stale cookie).
-    if (!secretEquals(bearer, deps.adminToken)) throw new GatewayError('unauthenticated', 'The bearer token is not the admin token.');
+  const authorization = req.headers.authorization;
+  if (authorization !== undefined) {
+    // A script calling the API with the admin token directly; anything else in Authorization (another
+    // token, another scheme, a bare or empty value) is refused rather than ignored, so a caller never
+    // silently acts as someone else (e.g. through a stale cookie), and counted like a failed sign-in.
+    const attempt = beginAttempt(deps, req, OPERATOR_ACCOUNT);
+    const bearer = bearerToken(authorization);
+    if (bearer === null || !secretEquals(bearer, deps.adminToken)) {
+      throw new GatewayError('unauthenticated', 'The Authorization header is not "Bearer <admin token>".');
+    }
+    deps.throttle.succeeded(attempt);
     return { actor: { role: 'operator' }, session: null };
   }
   const id = readCookie(req, SESSION_COOKIE);

@@ -56,6 +56,7 @@ export class SessionStore {
     touch: Statement<[number, Buffer]>;
     remove: Statement<[Buffer]>;
     sweep: Statement<[number, number]>;
+    removeOthersOfUser: Statement<[string, Buffer]>;
   };
 
   constructor(
@@ -72,6 +73,7 @@ export class SessionStore {
       touch: db.prepare('UPDATE dashboard_sessions SET last_seen_at = ? WHERE id_hash = ?'),
       remove: db.prepare('DELETE FROM dashboard_sessions WHERE id_hash = ?'),
       sweep: db.prepare('DELETE FROM dashboard_sessions WHERE expires_at <= ? OR last_seen_at <= ?'),
+      removeOthersOfUser: db.prepare('DELETE FROM dashboard_sessions WHERE user_id = ? AND id_hash <> ?'),
     };
   }
 
@@ -109,5 +111,10 @@ export class SessionStore {
 
   async remove(id: string): Promise<void> {
     this.sql.remove.run(hashId(id));
+  }
+
+  /** Ends every session of the user except the one with cookie value `keepId`. Returns how many ended. */
+  async removeOthersOfUser(userId: string, keepId: string): Promise<number> {
+    return this.sql.removeOthersOfUser.run(userId, hashId(keepId)).changes;
   }
 }

@@ -42,6 +42,7 @@ export class UserStore {
     byCustomer: Statement<[string], UserRow>;
     remove: Statement<[string]>;
     signedIn: Statement<[string, string]>;
+    replaceHash: Statement<[string, string, string]>;
   };
 
   constructor(db: Db) {
@@ -52,6 +53,7 @@ export class UserStore {
       byCustomer: db.prepare('SELECT * FROM dashboard_users WHERE customer_id = ? ORDER BY email'),
       remove: db.prepare('DELETE FROM dashboard_users WHERE id = ?'),
       signedIn: db.prepare('UPDATE dashboard_users SET last_sign_in_at = ? WHERE id = ?'),
+      replaceHash: db.prepare('UPDATE dashboard_users SET password_hash = ? WHERE id = ? AND password_hash = ?'),
     };
   }
 
@@ -84,6 +86,14 @@ export class UserStore {
   /** Deleting a user ends its sessions too (foreign key cascade). */
   async remove(id: string): Promise<boolean> {
     return this.sql.remove.run(id).changes === 1;
+  }
+
+  /**
+   * Stores `to` only while the stored hash is still `from`, so a rehash at sign-in can never undo a
+   * password change that committed meanwhile. False when it was not replaced.
+   */
+  async replacePasswordHash(id: string, from: string, to: string): Promise<boolean> {
+    return this.sql.replaceHash.run(to, id, from).changes === 1;
   }
 
   async recordSignIn(id: string, at: Date): Promise<void> {

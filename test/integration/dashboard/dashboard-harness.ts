@@ -8,14 +8,24 @@ import type { RawResponse } from '../../helpers/http.js';
 
 export { ADMIN_TOKEN } from '../../helpers/harness.js';
 
+/** Cheap enough that tests creating users and signing in stay fast; production uses OWASP's cost. */
+export const TEST_PASSWORD_COST = Object.freeze({ N: 1024, r: 8, p: 1 });
+
 export function startDashboardHarness(
-  extra: Pick<DashboardDeps, 'sessionTimes' | 'throttle'> = {},
+  extra: Pick<DashboardDeps, 'sessionTimes' | 'throttle' | 'passwordCost'> = {},
   opts: Omit<HarnessOptions, 'extraRoutes'> = {},
 ): Promise<Harness> {
   return startHarness({
     ...opts,
     extraRoutes: (built) =>
-      dashboardRoutes(built.runtime, { keyStore: built.keyStore, usageStore: built.usageStore, db: built.db, adminToken: built.adminToken, ...extra }),
+      dashboardRoutes(built.runtime, {
+        keyStore: built.keyStore,
+        usageStore: built.usageStore,
+        db: built.db,
+        adminToken: built.adminToken,
+        passwordCost: TEST_PASSWORD_COST,
+        ...extra,
+      }),
   });
 }
 

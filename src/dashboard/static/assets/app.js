@@ -5,6 +5,7 @@ import { byId, notice, replace } from './dom.js';
 import { renderTopbar } from './layout.js';
 import { customersPage } from './page-customers.js';
 import { keysPage } from './page-keys.js';
+import { passwordPage } from './page-password.js';
 import { signInPage } from './page-sign-in.js';
 import { usagePage } from './page-usage.js';
 import { usersPage } from './page-users.js';
@@ -22,6 +23,7 @@ const PAGES = [
   [/^\/customers\/([^/]+)\/keys$/, ['customerId'], keysPage],
   [/^\/customers\/([^/]+)\/usage$/, ['customerId'], usagePage],
   [/^\/customers\/([^/]+)\/users$/, ['customerId'], usersPage],
+  [/^\/account\/password$/, [], passwordPage],
 ];
 
 /** @type {Me | null} */
