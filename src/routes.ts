@@ -17,6 +17,7 @@ import { listModelsStage } from './stages/models/list-models.js';
 import { observeStage } from './stages/observe.js';
 import { limitMessagesStage } from './stages/limit-messages.js';
 import { healthzStage, metricsStage, readyzStage } from './stages/ops/health.js';
+import { metricsTokenStage } from './stages/ops/metrics-token.js';
 import { parseJsonStage } from './stages/parse-json.js';
 import { rateLimitStage } from './stages/rate-limit.js';
 import { readBodyStage } from './stages/read-body.js';
@@ -86,7 +87,19 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
     ]),
     route('GET', '/healthz', { name: '/healthz', surface: 'other', errorFormat: 'chat' }, [requestIdStage(rt), healthzStage]),
     route('GET', '/readyz', { name: '/readyz', surface: 'other', errorFormat: 'chat' }, [requestIdStage(rt), readyzStage(rt)]),
-    route('GET', '/metrics', { name: '/metrics', surface: 'other', errorFormat: 'chat' }, [metricsStage(rt)]),
+    // With a port of its own (metrics-listener.ts), the main port has no /metrics at all: 404.
+    ...(rt.config.metrics.port === null ? [metricsRoute(rt)] : []),
     ...extra,
   ];
+}
+
+/** GET /metrics, behind the metrics token when one is set; on the main port or alone on its own. */
+export function metricsRoute(rt: Runtime): Route {
+  const token = rt.config.metrics.token;
+  return {
+    method: 'GET',
+    path: '/metrics',
+    info: { name: '/metrics', surface: 'other', errorFormat: 'chat' },
+    handler: compose([requestIdStage(rt), errorBoundaryStage(rt), ...(token === null ? [] : [metricsTokenStage(token)]), metricsStage(rt)]),
+  };
 }

@@ -51,7 +51,12 @@ export interface PrometheusServer {
 
 const JOB = 'model-gateway';
 
-export async function startPrometheus(binary: string, target: URL): Promise<PrometheusServer> {
+export interface ScrapeOptions {
+  /** Sent as `Authorization: Bearer <token>` through the scrape config's `authorization` block. */
+  bearerToken?: string;
+}
+
+export async function startPrometheus(binary: string, target: URL, options: ScrapeOptions = {}): Promise<PrometheusServer> {
   const dir = mkdtempSync(join(tmpdir(), 'mgw-prometheus-'));
   const config = join(dir, 'prometheus.yml');
   writeFileSync(
@@ -64,6 +69,7 @@ export async function startPrometheus(binary: string, target: URL): Promise<Prom
       'scrape_configs:',
       `  - job_name: ${JOB}`,
       `    metrics_path: ${target.pathname}`,
+      ...(options.bearerToken === undefined ? [] : ['    authorization:', '      type: Bearer', `      credentials: '${options.bearerToken}'`]),
       '    static_configs:',
       `      - targets: ['${target.host}']`,
       '',
