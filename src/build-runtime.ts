@@ -42,18 +42,20 @@ export interface RuntimeOverrides {
 
 export async function buildRuntime(config: GatewayConfig, overrides: RuntimeOverrides = {}): Promise<BuiltRuntime> {
   const admin = ensureAdminToken(config.adminToken, config.dataDir);
-  const secrets = [config.upstreamApiKey, admin.token].filter((s): s is string => s !== null);
+  const secrets = [config.upstreamApiKey, admin.token, config.metrics.token].filter((s): s is string => s !== null);
   const logger = createLogger({ level: config.logLevel, destination: overrides.logDestination, secrets });
   const db = openDatabase(config.databaseUrl);
   const keyStore = new SqliteKeyStore(db);
+  const usageStore = new SqliteUsageStore(db);
+  // A database file takes its usage rows and the keys' last-use times on a thread of its own, so the
+  // event loop never waits for a write lock; one in memory cannot be shared with a thread.
+  const usageWrites = db.memory ? null : new ThreadedUsageStore(config.databaseUrl, usageStore);
   const keys = new KeyCache(keyStore, {
     refreshMs: config.keyRefreshMs,
+    lastUsedWriter: usageWrites ?? keyStore,
     onError: (err, during) => logger.error({ during, err: errorMessage(err) }, 'key cache background work failed; serving the keys it has'),
   });
   await keys.start();
-  const usageStore = new SqliteUsageStore(db);
-  // A database file takes its usage rows on a thread of its own; one in memory cannot be shared with one.
-  const usageWrites = db.memory ? null : new ThreadedUsageStore(config.databaseUrl, usageStore);
   const usage = new UsageWriter(usageWrites ?? usageStore, {
     flushMs: config.usageFlushMs,
     rowsPerWrite: usageWrites === null ? undefined : ROWS_PER_HANDOVER,

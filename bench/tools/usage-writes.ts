@@ -45,7 +45,7 @@ export async function measureWrites(mode: WriteMode, seconds: number, rowsPerMs:
     const until = performance.now() + seconds * 1000;
     await new Promise<void>((resolve) => {
       const tick = () => {
-        for (let i = 0; i < rowsPerMs; i++) writer.record(row(rows++));
+        for (let i = 0; i < rowsPerMs; i++) writer.record(usageRow(rows++));
         if (performance.now() < until) setTimeout(tick, 1);
         else resolve();
       };
@@ -62,7 +62,8 @@ export async function measureWrites(mode: WriteMode, seconds: number, rowsPerMs:
   }
 }
 
-function row(n: number): UsageRecord {
+/** A chat request's usage row, as the gateway records it. */
+export function usageRow(n: number): UsageRecord {
   return {
     at: Date.now(),
     requestId: `req_01HXYZABCDEFGHJKMN${n}`,

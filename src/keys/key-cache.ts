@@ -2,7 +2,7 @@
 // A hit costs one SHA-256 and a map lookup; the store is touched only for ids not seen yet.
 import { TokenBucket } from '../ratelimit/token-bucket.js';
 import { parseKey, secretMatches, type ParsedKey } from './key-format.js';
-import type { KeyChange, KeyStore } from './key-store.js';
+import type { KeyChange, KeyStore, LastUseWriter } from './key-store.js';
 import { LastUsedBuffer } from './last-used.js';
 import { NegativeCache } from './negative-cache.js';
 import { principalOf, type Principal } from './principal.js';
@@ -16,6 +16,12 @@ export interface KeyCacheOptions {
   refreshMs?: number;
   /** How often last-use times are written. Default 5000. */
   lastUsedFlushMs?: number;
+  /**
+   * Where last-use times are written; the store by default. The gateway gives its usage write thread:
+   * a write on the event loop's own SQLite connection waits (busy timeout) whenever that thread holds
+   * the database's write lock, and every request waits with it.
+   */
+  lastUsedWriter?: LastUseWriter;
   now?: () => number;
   /** Store lookups allowed per second for ids not in memory. Default 50. */
   missLookupsPerSecond?: number;
@@ -101,7 +107,7 @@ export class KeyCache {
     this.onError = opts.onError ?? (() => {});
     this.negative = new NegativeCache(opts.negativeTtlMs ?? 60_000, opts.negativeMax ?? 10_000, this.now);
     this.budget = new TokenBucket(opts.missLookupsPerSecond ?? 50, 1000, this.now());
-    this.lastUsed = new LastUsedBuffer(store);
+    this.lastUsed = new LastUsedBuffer(opts.lastUsedWriter ?? store);
   }
 
   /** Loads every key, then keeps polling for changes. Rejects when the store cannot be read. */

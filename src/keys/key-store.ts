@@ -57,8 +57,17 @@ export interface KeyStore {
   /** Every key row changed after `version`, in version order; maxVersion is the highest seen (or `version`). */
   changesSince(version: number): Promise<{ rows: KeyChange[]; maxVersion: number }>;
   /** Records last use times; never moves a time backwards. Does not count as a change for caches. */
-  touchLastUsed(entries: Array<{ id: string; at: number }>): Promise<void>;
+  touchLastUsed(entries: LastUse[]): Promise<void>;
 }
+
+/** One key's latest use, milliseconds since the epoch. */
+export interface LastUse {
+  id: string;
+  at: number;
+}
+
+/** Where last-use times go: the key store itself, or a writer that takes them off the event loop. */
+export type LastUseWriter = Pick<KeyStore, 'touchLastUsed'>;
 
 export class KeyStoreError extends Error {
   override name = 'KeyStoreError';

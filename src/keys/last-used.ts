@@ -1,11 +1,11 @@
 // Last-use times collected in memory on the request path and written to the store in batches, off the request path.
-import type { KeyStore } from './key-store.js';
+import type { LastUseWriter } from './key-store.js';
 
 export class LastUsedBuffer {
   private pending = new Map<string, number>();
   private flushing: Promise<void> | null = null;
 
-  constructor(private readonly store: KeyStore) {}
+  constructor(private readonly writer: LastUseWriter) {}
 
   record(id: string, at: number): void {
     this.pending.set(id, at);
@@ -28,7 +28,7 @@ export class LastUsedBuffer {
     const batch = this.pending;
     this.pending = new Map();
     try {
-      await this.store.touchLastUsed([...batch].map(([id, at]) => ({ id, at })));
+      await this.writer.touchLastUsed([...batch].map(([id, at]) => ({ id, at })));
     } catch (err) {
       for (const [id, at] of batch) this.pending.set(id, Math.max(at, this.pending.get(id) ?? 0));
       throw err;

@@ -3,7 +3,8 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/open.js';
 import { displayPrefix, generateKey, hashSecret, randomBase62 } from './key-format.js';
 import { validCustomerName, validateKeySettings } from './key-input.js';
-import { KeyStoreError, type Customer, type KeyChange, type KeyRecord, type KeyStore, type NewKey } from './key-store.js';
+import { lastUsedRowsWriter } from './last-used-rows.js';
+import { KeyStoreError, type Customer, type KeyChange, type KeyRecord, type KeyStore, type LastUse, type NewKey } from './key-store.js';
 
 interface CustomerRow {
   id: string;
@@ -66,8 +67,8 @@ export class SqliteKeyStore implements KeyStore {
     insertCustomer: Statement<[string, string, string]>;
     keyById: Statement<[string], KeyRow>;
     changesSince: Statement<[number], KeyRow>;
-    touch: Statement<[string, string, string]>;
   };
+  private readonly writeLastUsed: (entries: LastUse[]) => void;
 
   constructor(private readonly db: Db) {
     this.sql = {
@@ -76,10 +77,8 @@ export class SqliteKeyStore implements KeyStore {
       insertCustomer: db.prepare('INSERT INTO customers (id, name, created_at) VALUES (?, ?, ?)'),
       keyById: db.prepare(`${SELECT_KEYS} WHERE k.id = ?`),
       changesSince: db.prepare(`${SELECT_KEYS} WHERE k.version > ? ORDER BY k.version`),
-      touch: db.prepare(
-        'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
-      ),
     };
+    this.writeLastUsed = lastUsedRowsWriter(db);
   }
 
   async createCustomer(name: string): Promise<Customer> {
@@ -172,14 +171,8 @@ export class SqliteKeyStore implements KeyStore {
     return { rows, maxVersion };
   }
 
-  async touchLastUsed(entries: Array<{ id: string; at: number }>): Promise<void> {
-    if (entries.length === 0) return;
-    this.db.transaction(() => {
-      for (const { id, at } of entries) {
-        const iso = new Date(at).toISOString();
-        this.sql.touch.run(iso, id, iso);
-      }
-    })();
+  async touchLastUsed(entries: LastUse[]): Promise<void> {
+    this.writeLastUsed(entries);
   }
 
   /** Inside the createKey transaction: the named customer is created when new; a given id must exist. */

@@ -1,12 +1,15 @@
 // A UsageStore whose writes run on a thread of their own (usage-write-thread.ts) with its own
 // connection to the same database file; reads stay on the caller's store (WAL: they see every
 // committed batch). The event loop only hands each batch over, a structured clone of plain rows.
+// The keys' last-use times are written there too (a LastUseWriter for the KeyCache), so no write the
+// request path causes runs on the event loop's connection, where it would wait for the thread's lock.
 // A thread that fails or dies fails the batches it held, which the UsageWriter keeps and retries; the
 // next batch starts a new thread.
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { UsageRecord, UsageQuery, UsageRow, UsageStore, UsageTotals } from './usage-store.js';
+import type { LastUse, LastUseWriter } from '../keys/key-store.js';
 import type { UsageThreadData, WriteReply, WriteRequest } from './usage-write-thread.js';
 
 // The thread's file sits next to this one: .js once compiled, .ts under the test runner's loader.
@@ -28,7 +31,7 @@ interface WriteThread {
   onClosed: (() => void) | null;
 }
 
-export class ThreadedUsageStore implements UsageStore {
+export class ThreadedUsageStore implements UsageStore, LastUseWriter {
   private thread: WriteThread | null = null;
   private nextId = 1;
   /** Set by close(); no batch is taken after it. */
@@ -43,16 +46,11 @@ export class ThreadedUsageStore implements UsageStore {
   }
 
   insertBatch(rows: UsageRecord[]): Promise<void> {
-    if (this.closing !== null) return Promise.reject(new Error('the usage store is closed'));
-    if (rows.length === 0) return Promise.resolve();
-    const thread = (this.thread ??= this.start());
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      // A batch on its way keeps the process up (a shutdown waits for the last one); an idle thread does not.
-      if (thread.pending.size === 0) thread.worker.ref();
-      thread.pending.set(id, { resolve, reject });
-      thread.worker.postMessage({ id, rows } satisfies WriteRequest);
-    });
+    return this.send(rows.length, (id) => ({ id, rows }));
+  }
+
+  touchLastUsed(entries: LastUse[]): Promise<void> {
+    return this.send(entries.length, (id) => ({ id, lastUsed: entries }));
   }
 
   query(q?: UsageQuery): Promise<UsageRow[]> {
@@ -67,6 +65,20 @@ export class ThreadedUsageStore implements UsageStore {
   close(): Promise<void> {
     this.closing ??= this.stop();
     return this.closing;
+  }
+
+  /** Hands a write of `items` rows to the thread; settles when the thread has committed or failed it. */
+  private send(items: number, request: (id: number) => WriteRequest): Promise<void> {
+    if (this.closing !== null) return Promise.reject(new Error('the usage store is closed'));
+    if (items === 0) return Promise.resolve();
+    const thread = (this.thread ??= this.start());
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      // A batch on its way keeps the process up (a shutdown waits for the last one); an idle thread does not.
+      if (thread.pending.size === 0) thread.worker.ref();
+      thread.pending.set(id, { resolve, reject });
+      thread.worker.postMessage(request(id));
+    });
   }
 
   private async stop(): Promise<void> {

@@ -1,17 +1,19 @@
 // The usage writer's thread: its own connection to the database file, where each batch of usage rows
-// is inserted in transactions of a few dozen rows. SQLite's writes are synchronous (~3 µs a row, and
-// now and then a WAL checkpoint of several milliseconds); here they hold up no request. The thread
-// runs at a lower priority than the event loop, like the translation pool's.
+// is inserted in transactions of a few dozen rows, and the keys' last-use times are written. SQLite's
+// writes are synchronous (~3 µs a row, and now and then a WAL checkpoint of several milliseconds); here
+// they hold up no request. Every write the request path causes comes here, so the event loop's own
+// connection never waits for this one's write lock (which, at the thread's lower priority, a busy
+// machine can keep held for tens of milliseconds). The thread runs at a lower priority than the event
+// loop, like the translation pool's.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db/open.js';
+import type { LastUse } from '../keys/key-store.js';
+import { lastUsedRowsWriter } from '../keys/last-used-rows.js';
 import { lowerThreadPriority } from '../workers/thread-priority.js';
 import { SqliteUsageStore } from './sqlite-usage-store.js';
 import type { UsageRecord } from './usage-store.js';
 
-export interface WriteRequest {
-  id: number;
-  rows: UsageRecord[];
-}
+export type WriteRequest = { id: number; rows: UsageRecord[] } | { id: number; lastUsed: LastUse[] };
 
 export type WriteReply = { id: number; error?: undefined } | { id: number; error: string };
 
@@ -26,20 +28,27 @@ if (parentPort !== null) {
   const port = parentPort;
   lowerThreadPriority();
   const db = openDatabase((workerData as UsageThreadData).databaseUrl);
-  const store = new SqliteUsageStore(db);
+  const stores: ThreadStores = { usage: new SqliteUsageStore(db), writeLastUsed: lastUsedRowsWriter(db) };
   port.on('message', (msg: WriteRequest | 'close') => {
     if (msg === 'close') {
       db.close();
       port.postMessage('closed');
       return;
     }
-    port.postMessage(write(store, msg) satisfies WriteReply);
+    port.postMessage(write(stores, msg) satisfies WriteReply);
   });
 }
 
-function write(store: SqliteUsageStore, { id, rows }: WriteRequest): WriteReply {
+interface ThreadStores {
+  usage: SqliteUsageStore;
+  writeLastUsed: (entries: LastUse[]) => void;
+}
+
+function write(stores: ThreadStores, request: WriteRequest): WriteReply {
+  const { id } = request;
   try {
-    for (let i = 0; i < rows.length; i += ROWS_PER_TRANSACTION) store.insertRows(rows.slice(i, i + ROWS_PER_TRANSACTION));
+    if ('lastUsed' in request) stores.writeLastUsed(request.lastUsed);
+    else for (let i = 0; i < request.rows.length; i += ROWS_PER_TRANSACTION) stores.usage.insertRows(request.rows.slice(i, i + ROWS_PER_TRANSACTION));
     return { id };
   } catch (err) {
     return { id, error: err instanceof Error ? err.message : String(err) };

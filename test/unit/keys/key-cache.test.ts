@@ -188,3 +188,17 @@ t.test('a key accepted once skips the hash after that; a guessed secret for its 
   await waitFor(() => !cache.authenticate(key).ok, 5000, 5);
   t.same(cache.authenticate(key), { ok: false, reason: 'revoked' }, 'a changed key is checked afresh');
 });
+
+t.test('last use goes to the writer given, not the store', async (t) => {
+  const { store: real } = openStore(t);
+  const { key, record } = await real.createKey({ customerName: 'a' });
+  const { store, calls } = counting(real);
+  const written: Array<Array<{ id: string; at: number }>> = [];
+  const now = Date.parse('2030-05-01T10:00:00Z');
+  const cache = new KeyCache(store, { now: () => now, lastUsedFlushMs: 3600_000, lastUsedWriter: { touchLastUsed: async (entries) => void written.push(entries) } });
+  await cache.start();
+  t.ok(cache.authenticate(key).ok);
+  await cache.close();
+  t.same(written, [[{ id: record.id, at: now }]]);
+  t.equal(calls.touchLastUsed ?? 0, 0, 'the store wrote nothing');
+});

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { openDatabase } from '../../../src/db/open.js';
+import { SqliteKeyStore } from '../../../src/keys/sqlite-key-store.js';
 import { SqliteUsageStore } from '../../../src/metering/sqlite-usage-store.js';
 import { ThreadedUsageStore } from '../../../src/metering/threaded-usage-store.js';
 import type { UsageRecord } from '../../../src/metering/usage-store.js';
@@ -74,4 +75,31 @@ t.test('a batch on its way keeps the process up; an idle thread does not', async
   const db = openDatabase(url);
   t.teardown(() => db.close());
   t.equal((db.prepare('SELECT count(*) AS n FROM usage_records').get() as { n: number }).n, 2);
+});
+
+t.test('last-use times are written by the thread; while another connection holds the lock, only the thread waits', async (t) => {
+  const { db, store } = stores(t);
+  const keys = new SqliteKeyStore(db);
+  const { record } = await keys.createKey({ customerName: 'acme' });
+  const lastUsed = () => (db.prepare('SELECT last_used_at FROM api_keys WHERE id = ?').get(record.id) as { last_used_at: string | null }).last_used_at;
+  const at = Date.parse('2030-03-01T10:00:00Z');
+  await store.touchLastUsed([{ id: record.id, at }]);
+  t.equal(lastUsed(), new Date(at).toISOString(), 'written, and read on the caller\'s connection');
+  await store.touchLastUsed([{ id: record.id, at: at - 1000 }]);
+  t.equal(lastUsed(), new Date(at).toISOString(), 'never moved backwards');
+
+  const other = openDatabase(`file:${db.name}`);
+  t.teardown(() => other.close());
+  other.exec('BEGIN IMMEDIATE');
+  let settled = false;
+  const writing = store.touchLastUsed([{ id: record.id, at: at + 1000 }]).finally(() => (settled = true));
+  let turns = 0;
+  for (const until = Date.now() + 50; Date.now() < until; turns++) await new Promise((resolve) => setImmediate(resolve));
+  t.notOk(settled, 'the write waits for the lock');
+  t.ok(turns > 5, `the event loop turned ${turns} times meanwhile`);
+  other.exec('COMMIT');
+  await writing;
+  t.equal(lastUsed(), new Date(at + 1000).toISOString(), 'written once the lock was free');
+  await store.close();
+  await t.rejects(store.touchLastUsed([{ id: record.id, at }]), /closed/, 'refused after close');
 });
