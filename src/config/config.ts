@@ -30,6 +30,7 @@ export interface GatewayConfig {
   /** null: answer from the built-in simulator, started in-process. */
   upstreamBaseUrl: string | null;
   upstreamApiKey: string | null;
+  /** GATEWAY_ADMIN_TOKEN: null when unset; '' when set but blank, so the start refuses it instead of generating one. */
   adminToken: string | null;
   redisUrl: string | null;
   logLevel: string;
@@ -47,6 +48,7 @@ export interface GatewayConfig {
   rateLimits: RateLimitSettings;
   retry: RetrySettings;
   breaker: BreakerSettings;
+  metrics: MetricsEndpointSettings;
 }
 
 export class ConfigError extends Error {}
@@ -58,6 +60,12 @@ function integer(env: Env, name: string, fallback: number, min = 0): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return n;
+}
+
+function percent(env: Env, name: string, fallback: number): number {
+  const n = integer(env, name, fallback, 1);
+  if (n > 100) throw new ConfigError(`${name} must be a percentage from 1 to 100, got "${env[name]}"`);
   return n;
 }
 
@@ -99,14 +107,16 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
   if (production && upstreamApiKey === null) {
     throw new ConfigError('NODE_ENV=production needs ANTHROPIC_API_KEY: refusing to start without an upstream credential');
   }
+  const port = integer(env, 'PORT', 8080);
+  const host = text(env, 'HOST') ?? '0.0.0.0';
   const config: GatewayConfig = {
-    port: integer(env, 'PORT', 8080),
-    host: text(env, 'HOST') ?? '0.0.0.0',
+    port,
+    host,
     databaseUrl,
     dataDir: text(env, 'GATEWAY_DATA_DIR') ?? dataDirOf(databaseUrl),
     upstreamBaseUrl,
     upstreamApiKey,
-    adminToken: text(env, 'GATEWAY_ADMIN_TOKEN'),
+    adminToken: env.GATEWAY_ADMIN_TOKEN?.trim() ?? null,
     redisUrl: text(env, 'REDIS_URL'),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
     production,
@@ -133,6 +143,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       maxMessages: integer(env, 'GATEWAY_MAX_MESSAGES', 100_000, 1),
     },
     ...resilienceSettings(env),
+    metrics: metricsEndpointSettings(env, { port, host }),
     timeouts: {
       upstreamConnectMs: integer(env, 'GATEWAY_UPSTREAM_CONNECT_TIMEOUT_MS', 10_000, 1),
       upstreamHeadersMs: integer(env, 'GATEWAY_UPSTREAM_HEADERS_TIMEOUT_MS', 10 * 60_000, 1),
@@ -170,9 +181,15 @@ export interface RetrySettings {
   deadlineMs: number;
 }
 
+/** One circuit breaker per model route (src/resilience/circuit-breaker.ts). */
 export interface BreakerSettings {
-  /** Consecutive upstream failures that open the circuit; 0 = no breaker. */
-  failureThreshold: number;
+  /** Calls a route must have carried in the window before its failure rate can open it; 0 = no breakers. */
+  minCalls: number;
+  /** Failed calls, in percent of the window's calls (1-100), that open the circuit. */
+  failurePercent: number;
+  /** The rolling window the calls are counted in. */
+  windowMs: number;
+  /** How long an open circuit waits before a probe call may close it. */
   coolDownMs: number;
 }
 
@@ -191,7 +208,11 @@ function resilienceSettings(env: Env): Pick<GatewayConfig, 'rateLimits' | 'retry
       deadlineMs: integer(env, 'GATEWAY_RETRY_DEADLINE_MS', 30_000, 0),
     },
     breaker: {
-      failureThreshold: integer(env, 'GATEWAY_BREAKER_FAILURES', 5, 0),
+      // GATEWAY_BREAKER_FAILURES is the older name: it opened on that many failures in a row, and
+      // 0 switched the breaker off; read as the minimum volume, both keep their sense.
+      minCalls: integer(env, 'GATEWAY_BREAKER_MIN_CALLS', integer(env, 'GATEWAY_BREAKER_FAILURES', 20, 0), 0),
+      failurePercent: percent(env, 'GATEWAY_BREAKER_FAILURE_PERCENT', 50),
+      windowMs: integer(env, 'GATEWAY_BREAKER_WINDOW_MS', 30_000, 10),
       coolDownMs: integer(env, 'GATEWAY_BREAKER_COOLDOWN_MS', 30_000, 1),
     },
   };
@@ -220,6 +241,36 @@ function customerLimits(raw: string | undefined): Record<string, LimitPair> {
     out[name] = { rpm: limit('rpm'), tpm: limit('tpm') };
   }
   return out;
+}
+
+// ---- Where /metrics is served, and who may read it (issue 21) ----
+
+export interface MetricsEndpointSettings {
+  /** A listener of its own for /metrics (the main port then answers 404 there); null: the main port serves it. */
+  port: number | null;
+  /** Where that listener binds: GATEWAY_METRICS_HOST, else HOST. */
+  host: string;
+  /** Bearer token a scrape must present; null: open, as the main port's other operational paths. */
+  token: string | null;
+}
+
+/** As the admin token: long enough that guessing it over the network is hopeless. */
+const MIN_METRICS_TOKEN_LENGTH = 32;
+
+function metricsEndpointSettings(env: Env, main: { port: number; host: string }): MetricsEndpointSettings {
+  const port = env.GATEWAY_METRICS_PORT === undefined || env.GATEWAY_METRICS_PORT.trim() === '' ? null : integer(env, 'GATEWAY_METRICS_PORT', 0, 0);
+  if (port !== null && port > 65535) throw new ConfigError(`GATEWAY_METRICS_PORT must be a TCP port (0-65535), got ${port}`);
+  const host = text(env, 'GATEWAY_METRICS_HOST') ?? main.host;
+  if (port !== null && port !== 0 && port === main.port && host === main.host) {
+    throw new ConfigError(`GATEWAY_METRICS_PORT must differ from PORT (both ${port} on ${host})`);
+  }
+  // Set but blank (an unfilled secret in a template) would silently leave /metrics open: refused.
+  const raw = env.GATEWAY_METRICS_TOKEN;
+  const token = raw === undefined ? null : raw.trim();
+  if (token !== null && token.length < MIN_METRICS_TOKEN_LENGTH) {
+    throw new ConfigError(`GATEWAY_METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters${token === '' ? ' (it is set but empty)' : ''}`);
+  }
+  return { port, host, token };
 }
 
 function deepFreeze<T extends object>(o: T): T {
