@@ -58,6 +58,7 @@ export function keyStoreContract(t: Test, open: KeyStoreFactory): void {
     t.equal(customer?.id, record.customerId);
     t.notOk((await storedText()).includes(parsed.secret), 'the secret is nowhere in the store');
     t.same((await store.findByPublicId(record.id))?.secretHash, hashSecret(parsed.secret), 'its SHA-256 is');
+    t.equal(await store.findByPublicId('zzzzzzzzzzzzzzzz'), null, 'an unknown public id is null');
 
     const second = await store.createKey({ customerName: 'acme' });
     t.equal(second.record.customerId, record.customerId, 'an existing customer is reused');
