@@ -1,11 +1,17 @@
-// Builds the long-lived services of one gateway process from its configuration, and tears them
-// down in the right order (stop taking work → flush usage → close the database).
+// The composition root: every long-lived service of one gateway process (logger, stores, key cache,
+// usage writer, upstream pool, catalogue, metrics, circuit breakers, resilient caller, rate limiter,
+// failed-authentication throttle, translation pool) is built here from the configuration, once, and
+// handed to what uses it through the Runtime. Also tears them down in the right order (stop taking
+// work → flush usage → close the database).
 import type { Writable } from 'node:stream';
+import type { Logger } from 'pino';
 import { ensureAdminToken } from './admin-token.js';
 import { Catalogue } from './catalog/catalogue.js';
 import { fetchLiveModels } from './catalog/live-models.js';
 import { loadModelsFile } from './catalog/load-models-file.js';
 import { DEFAULT_MODELS } from './catalog/model.js';
+import { clusterLimits } from './cluster/limits-channel.js';
+import { clusterWideMetrics } from './cluster/metrics-channel.js';
 import type { GatewayConfig } from './config/config.js';
 import { openDatabase } from './db/open.js';
 import type { Db } from './db/open.js';
@@ -16,6 +22,12 @@ import { ROWS_PER_HANDOVER, ThreadedUsageStore } from './metering/threaded-usage
 import { UsageWriter } from './metering/usage-writer.js';
 import { createLogger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
+import { AuthThrottle } from './ratelimit/auth-throttle.js';
+import type { RateLimiter } from './ratelimit/limiter.js';
+import { MemoryRateLimiter } from './ratelimit/memory-limiter.js';
+import { ResilientCaller } from './resilience/resilient-call.js';
+import { RetryPolicy } from './resilience/retry-policy.js';
+import { RouteBreakers } from './resilience/route-breakers.js';
 import type { Runtime } from './runtime.js';
 import { startSimulator } from './simulator/index.js';
 import type { Simulator } from './simulator/index.js';
@@ -34,13 +46,20 @@ export interface BuiltRuntime {
   close(): Promise<void>;
 }
 
-export interface RuntimeOverrides {
+export interface BuildOptions {
   logDestination?: Writable;
   /** Use this simulator instead of starting one (tests that inspect or fault the upstream). */
   simulator?: Simulator;
+  /**
+   * True in a worker of `serve --workers N`: rate limits and failed-authentication counts are the
+   * cluster primary's, shared by every worker (src/cluster/limits-channel.ts), and /metrics answers
+   * with the sum over all workers (src/cluster/metrics-channel.ts).
+   */
+  clusterWorker?: boolean;
 }
 
-export async function buildRuntime(config: GatewayConfig, overrides: RuntimeOverrides = {}): Promise<BuiltRuntime> {
+export async function buildRuntime(config: GatewayConfig, overrides: BuildOptions = {}): Promise<BuiltRuntime> {
+  const clusterWorker = overrides.clusterWorker === true;
   const admin = ensureAdminToken(config.adminToken, config.dataDir);
   const secrets = [config.upstreamApiKey, admin.token, config.metrics.token].filter((s): s is string => s !== null);
   const logger = createLogger({ level: config.logLevel, destination: overrides.logDestination, secrets });
@@ -80,7 +99,19 @@ export async function buildRuntime(config: GatewayConfig, overrides: RuntimeOver
     onRefreshError: (err) => logger.warn({ err: errorMessage(err) }, 'models list refresh failed; keeping the last known list'),
   });
   await catalogue.start();
-  const metrics = createMetrics({ knownModels: () => catalogue.ids() });
+  const ownMetrics = createMetrics({ knownModels: () => catalogue.ids() });
+  const metrics = clusterWorker ? clusterWideMetrics(ownMetrics) : ownMetrics;
+  const breakers = new RouteBreakers(config.breaker, (route, state, previous) => {
+    metrics.circuitState(route, state);
+    // A route's breaker is made, closed, by its first request: that is no news.
+    if (previous !== null) logger.warn({ route, state, previous }, 'the circuit breaker of a model route changed state');
+  });
+  const caller = new ResilientCaller(upstream, new RetryPolicy(config.retry), breakers, catalogue, {
+    retry: (reason) => metrics.retry(reason),
+    upstreamError: (kind) => metrics.upstreamError(kind),
+    fallback: (from, to, status) => logger.info({ from, to, upstreamStatus: status }, 'falling back to another model'),
+  });
+  const { limiter, authThrottle } = rateLimits(config.rateLimits.authFailuresPerMinute, clusterWorker, logger);
   const translatePool = config.translatePool.threads > 0 ? createTranslatePool(config.translatePool) : null;
 
   const runtime: Runtime = {
@@ -91,6 +122,10 @@ export async function buildRuntime(config: GatewayConfig, overrides: RuntimeOver
     catalogue,
     upstream,
     upstreamKey,
+    breakers,
+    caller,
+    limiter,
+    authThrottle,
     simulated: config.upstreamBaseUrl === null,
     usage,
     databaseReady: () => {
@@ -129,6 +164,15 @@ export async function buildRuntime(config: GatewayConfig, overrides: RuntimeOver
       })();
       return closing;
     },
+  };
+}
+
+/** A worker of serve --workers N counts against the primary's buckets, not its own. */
+function rateLimits(authFailuresPerMinute: number, clusterWorker: boolean, logger: Logger): { limiter: RateLimiter; authThrottle: AuthThrottle | null } {
+  if (clusterWorker) return clusterLimits(authFailuresPerMinute, logger);
+  return {
+    limiter: new MemoryRateLimiter(),
+    authThrottle: authFailuresPerMinute > 0 ? new AuthThrottle(authFailuresPerMinute) : null,
   };
 }
 

@@ -3,8 +3,7 @@
 import type { BuiltRuntime } from './build-runtime.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import type { Route } from './routes.js';
-import type { Runtime } from './runtime.js';
 
-export function mountedRoutes(built: BuiltRuntime, runtime: Runtime = built.runtime): Route[] {
-  return dashboardRoutes(runtime, { keyStore: built.keyStore, usageStore: built.usageStore, db: built.db, adminToken: built.adminToken });
+export function mountedRoutes(built: BuiltRuntime): Route[] {
+  return dashboardRoutes(built.runtime, { keyStore: built.keyStore, usageStore: built.usageStore, db: built.db, adminToken: built.adminToken });
 }

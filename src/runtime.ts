@@ -1,10 +1,15 @@
 // The long-lived services a gateway's stages share, built once per process (see build-runtime.ts).
+// Stages take what they need from it when the routes are built, never per request.
 import type { Logger } from 'pino';
 import type { Catalogue } from './catalog/catalogue.js';
 import type { GatewayConfig } from './config/config.js';
 import type { KeyCache } from './keys/key-cache.js';
 import type { UsageWriter } from './metering/usage-writer.js';
 import type { GatewayMetrics } from './observability/metrics.js';
+import type { AuthThrottle } from './ratelimit/auth-throttle.js';
+import type { RateLimiter } from './ratelimit/limiter.js';
+import type { ResilientCaller } from './resilience/resilient-call.js';
+import type { RouteBreakers } from './resilience/route-breakers.js';
 import type { UpstreamClient } from './upstream/client.js';
 import type { TranslatePool } from './workers/pool.js';
 
@@ -22,6 +27,14 @@ export interface Runtime {
   readonly upstream: UpstreamClient;
   /** The upstream credential (null when the upstream needs none). */
   readonly upstreamKey: string | null;
+  /** The circuit breakers of the model routes, shared by the caller and /readyz. */
+  readonly breakers: RouteBreakers;
+  /** Calls the provider with retries, fallbacks and the breakers. */
+  readonly caller: ResilientCaller;
+  /** Per-key and per-customer limits: this process's buckets, or the cluster primary's in a worker. */
+  readonly limiter: RateLimiter;
+  /** Failed authentications per client address; null when GATEWAY_AUTH_FAILURES_PER_MINUTE is 0. */
+  readonly authThrottle: AuthThrottle | null;
   /** True when answers come from the built-in simulator: every response says so. */
   readonly simulated: boolean;
   readonly usage: UsageWriter;
@@ -30,9 +43,4 @@ export interface Runtime {
   readonly lifecycle: Lifecycle;
   /** Worker threads for large chat bodies; null when translation runs inline only. */
   readonly translatePool: TranslatePool | null;
-  /**
-   * True in a worker of `serve --workers N`: rate limits and failed-authentication counts are the
-   * cluster primary's, shared by every worker (src/cluster/limits-channel.ts).
-   */
-  readonly limitsInPrimary?: boolean;
 }

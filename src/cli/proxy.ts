@@ -1,5 +1,5 @@
 // `model-gateway proxy --gateway <url> [--port 3099] [--host 127.0.0.1] [--key-file <path>]`: the local
-// client-side proxy (spec 1.5). Runs until SIGINT/SIGTERM, then closes and resolves 0.
+// client-side proxy (docs/proxy.md). Runs until SIGINT/SIGTERM, then closes and resolves 0.
 import { Writable } from 'node:stream';
 import { createLogger } from '../observability/logger.js';
 import type { Logger } from '../observability/logger.js';

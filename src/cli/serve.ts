@@ -1,44 +1,78 @@
 // `model-gateway serve`: the gateway, until SIGTERM/SIGINT, then a graceful drain.
 import cluster from 'node:cluster';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { BuiltRuntime } from '../build-runtime.js';
 import { parseWorkerCount } from '../cluster/worker-count.js';
 import { loadConfig } from '../config/config.js';
+import type { GatewayConfig } from '../config/config.js';
+import type { Gateway } from '../gateway.js';
+import type { MetricsListener } from '../metrics-listener.js';
 import { parseCommandArgs } from './args.js';
 
 const USAGE = 'serve [--port N] [--host <address>] [--workers N|auto]';
 
 export async function runServe(argv: string[]): Promise<number> {
+  const { config, workers } = serveConfig(argv);
+  // --workers N: this process supervises N workers (node:cluster); each worker runs the code below.
+  // The primary only supervises: it never loads the gateway itself (the modules below are lazy for that).
+  if (workers > 1 && cluster.isPrimary) return (await import('../cluster/start-primary.js')).startClusterPrimary(config, workers);
+  const m = await gatewayModules();
+  const built = await m.buildRuntime(config, { clusterWorker: cluster.isWorker });
+  const gateway = m.createGateway(built.runtime, m.mountedRoutes(built));
+  const listening = await listenAll(m, built, gateway);
+  announce(built, listening);
+  return drainOnSignal(m, built, listening);
+}
+
+/** The configuration from the environment, with --port and --host over PORT and HOST. */
+function serveConfig(argv: string[]): { config: GatewayConfig; workers: number } {
   const { values } = parseCommandArgs(argv, { port: { type: 'string' }, host: { type: 'string' }, workers: { type: 'string' } }, USAGE);
   const env = { ...process.env };
   if (values.port !== undefined) env.PORT = values.port;
   if (values.host !== undefined) env.HOST = values.host;
-  const config = loadConfig(env);
-  // --workers N: this process supervises N workers (node:cluster); each worker runs the code below.
-  const workers = parseWorkerCount(values.workers);
-  // The primary only supervises: it never loads the gateway itself (imports below are lazy for that).
-  if (workers > 1 && cluster.isPrimary) return (await import('../cluster/start-primary.js')).startClusterPrimary(config, workers);
-  const [{ buildRuntime }, { createGateway }, { createHttpServer, drain, listen }, { clusterWideMetrics }, { mountedRoutes }, { listenMetrics }] = await Promise.all([
+  return { config: loadConfig(env), workers: parseWorkerCount(values.workers) };
+}
+
+/** What a serving process loads (a cluster primary never does). */
+async function gatewayModules() {
+  const [runtime, gateway, server, mounted, metricsListener] = await Promise.all([
     import('../build-runtime.js'),
     import('../gateway.js'),
     import('../server.js'),
-    import('../cluster/metrics-channel.js'),
     import('../mounted-routes.js'),
     import('../metrics-listener.js'),
   ]);
-  const built = await buildRuntime(config);
-  const { runtime } = built;
-  const served = cluster.isWorker ? { ...runtime, metrics: clusterWideMetrics(runtime.metrics), limitsInPrimary: true } : runtime;
-  const server = createHttpServer(createGateway(served, mountedRoutes(built, served)), config.limits);
+  return { ...runtime, ...gateway, ...server, ...mounted, ...metricsListener };
+}
+
+type GatewayModules = Awaited<ReturnType<typeof gatewayModules>>;
+
+interface Listening {
+  readonly server: Server;
+  readonly address: AddressInfo;
+  readonly metricsListener: MetricsListener | null;
+}
+
+async function listenAll(m: GatewayModules, built: BuiltRuntime, gateway: Gateway): Promise<Listening> {
+  const { config } = built.runtime;
+  const server = m.createHttpServer(gateway, config.limits);
   // A port that cannot be had ends the start, and nothing of the runtime may keep the process alive.
   const stopAtStart = async (err: unknown): Promise<never> => {
     await built.close();
     throw err;
   };
   // The metrics port first: when it cannot be had, the gateway never starts taking traffic unwatched.
-  const metricsListener = await listenMetrics(served).catch(stopAtStart);
-  const address = await listen(server, config.port, config.host).catch((err: unknown) => {
+  const metricsListener = await m.listenMetrics(built.runtime).catch(stopAtStart);
+  const address = await m.listen(server, config.port, config.host).catch((err: unknown) => {
     metricsListener?.server.close();
     return stopAtStart(err);
   });
+  return { server, address, metricsListener };
+}
+
+function announce(built: BuiltRuntime, { address, metricsListener }: Listening): void {
+  const { runtime } = built;
   if (runtime.simulated) {
     runtime.logger.warn('no ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL: answering from the built-in simulator (responses carry x-gateway-upstream: simulator)');
   }
@@ -46,9 +80,14 @@ export async function runServe(argv: string[]): Promise<number> {
   runtime.logger.info({ host: address.address, port: address.port, upstream: runtime.simulated ? 'simulator' : runtime.upstream.origin }, 'model-gateway listening');
   if (metricsListener !== null) {
     const { address: at } = metricsListener;
-    runtime.logger.info({ host: at.address, port: at.port, tokenRequired: config.metrics.token !== null }, 'metrics listening');
+    runtime.logger.info({ host: at.address, port: at.port, tokenRequired: runtime.config.metrics.token !== null }, 'metrics listening');
   }
+}
 
+/** Serves until SIGTERM/SIGINT (or, in a worker, the primary going away), then drains and closes. */
+function drainOnSignal(m: GatewayModules, built: BuiltRuntime, { server, metricsListener }: Listening): Promise<number> {
+  const { runtime } = built;
+  const graceMs = runtime.config.timeouts.shutdownGraceMs;
   return new Promise((resolve) => {
     let stopping = false;
     const stop = async (signal: string) => {
@@ -56,8 +95,8 @@ export async function runServe(argv: string[]): Promise<number> {
       stopping = true;
       runtime.logger.info({ signal, inFlight: runtime.lifecycle.inFlight }, 'draining');
       const [clean] = await Promise.all([
-        drain(server, runtime.lifecycle, config.timeouts.shutdownGraceMs),
-        ...(metricsListener === null ? [] : [drain(metricsListener.server, runtime.lifecycle, config.timeouts.shutdownGraceMs)]),
+        m.drain(server, runtime.lifecycle, graceMs),
+        ...(metricsListener === null ? [] : [m.drain(metricsListener.server, runtime.lifecycle, graceMs)]),
       ]);
       await built.close();
       runtime.logger.info({ clean }, 'stopped');

@@ -1,6 +1,6 @@
 // An upstream answer can still fail after its headers arrived: its body is cut, stalls past the idle
 // timeout, or is not the JSON it claims to be. Before anything went to the client, that is the error
-// table's 502/504 (interface.md), not the gateway's own 500. The upstream layer marks such failures
+// table's 502/504 (docs/contract.md), not the gateway's own 500. The upstream layer marks such failures
 // (AnswerBodyError) where they happen, so nothing here guesses from error codes.
 import { GatewayError } from '../errors/codes.js';
 import type { UpstreamErrorKind } from '../observability/metrics.js';

@@ -10,7 +10,6 @@ import type { AuthFailure, AuthResult } from '../keys/key-cache.js';
 import type { Next, Stage } from '../pipeline/compose.js';
 import { clientAddress } from '../ratelimit/client-address.js';
 import { retryAfterSeconds } from '../ratelimit/headers.js';
-import { resilienceOf } from '../resilience/services.js';
 import type { Runtime } from '../runtime.js';
 
 const MESSAGES: Record<AuthFailure, string> = {
@@ -22,8 +21,7 @@ const MESSAGES: Record<AuthFailure, string> = {
 };
 
 export function authStage(rt: Runtime, options: { acceptXApiKey: boolean }): Stage {
-  const { keys, metrics } = rt;
-  const throttle = resilienceOf(rt).authThrottle;
+  const { keys, metrics, authThrottle: throttle } = rt;
   const trusted = new Set(rt.config.rateLimits.trustedProxies);
   const addressOf = (req: IncomingMessage) => clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted);
 

@@ -5,7 +5,6 @@ import { GatewayError } from '../errors/codes.js';
 import type { Stage } from '../pipeline/compose.js';
 import { retryAfterSeconds } from '../ratelimit/headers.js';
 import { upstreamBodyFailure } from '../resilience/body-failure.js';
-import { resilienceOf } from '../resilience/services.js';
 import type { Runtime } from '../runtime.js';
 import { upstreamFailureError } from '../upstream/client.js';
 import { ExchangeCancelled } from '../upstream/exchange.js';
@@ -15,8 +14,7 @@ export const SERVED_MODEL_HEADER = 'x-gateway-model';
 /** `allowFallback: false` where another model would answer a different question (count_tokens). */
 export function callUpstreamStage(rt: Runtime, options: { allowFallback: boolean }): Stage {
   const { allowFallback } = options;
-  const { metrics, logger } = rt;
-  const { caller } = resilienceOf(rt);
+  const { metrics, logger, caller } = rt;
   return async (ctx, next) => {
     const request = ctx.upstreamRequest;
     if (request === null) throw new Error('callUpstreamStage: no upstream request was prepared');

@@ -9,12 +9,10 @@ import type { Next, Stage } from '../pipeline/compose.js';
 import type { Limits } from '../ratelimit/limiter.js';
 import { retryAfterSeconds, setLimitHeaders } from '../ratelimit/headers.js';
 import { customerLimitsLookup, reservedTokens, usedTokens } from '../ratelimit/request-limits.js';
-import { resilienceOf } from '../resilience/services.js';
 import type { Runtime } from '../runtime.js';
 
 export function rateLimitStage(rt: Runtime): Stage {
-  const { limiter } = resilienceOf(rt);
-  const { metrics, logger } = rt;
+  const { limiter, metrics, logger } = rt;
   const customerLimits = customerLimitsLookup(rt.config.rateLimits.customers);
   // Synchronous up to the decision that there is something to limit: an unlimited key costs no async frame.
   return (ctx, next) => {

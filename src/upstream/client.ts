@@ -1,4 +1,4 @@
-// The one connection pool to the provider: keep-alive, timeouts from interface.md, and failures
+// The one connection pool to the provider: keep-alive, timeouts from docs/contract.md, and failures
 // classified into the gateway's error codes.
 import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
@@ -7,7 +7,7 @@ import { GatewayError } from '../errors/codes.js';
 import type { UpstreamErrorKind } from '../observability/metrics.js';
 import type { Cancellation } from './cancellation.js';
 import type { ProviderAnswer } from './exchange.js';
-import { AnswerBodyError, ExchangeCancelled, ExchangeHandler } from './exchange.js';
+import { AnswerBodyError, exchange } from './exchange.js';
 
 export interface UpstreamOptions {
   connections: number;
@@ -75,12 +75,8 @@ export class UpstreamClient {
    * client going away (the cancellation) aborts the call at once.
    */
   exchange(req: UpstreamRequest, cancellation?: Cancellation): Promise<ProviderAnswer> {
-    // Already gone: no connection is opened for nobody.
-    if (cancellation?.cancelled) return Promise.reject(new ExchangeCancelled());
-    return new Promise((resolve, reject) => {
-      const handler = new ExchangeHandler(resolve, reject, cancellation, this.maxBufferedBytes);
-      this.pool.dispatch({ origin: this.origin, method: req.method, path: this.prefix + req.path, headers: req.headers, body: req.body ?? null }, handler);
-    });
+    const request = { origin: this.origin, method: req.method, path: this.prefix + req.path, headers: req.headers, body: req.body ?? null };
+    return exchange(this.pool, request, cancellation, this.maxBufferedBytes);
   }
 
   close(): Promise<void> {

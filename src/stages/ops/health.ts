@@ -1,7 +1,6 @@
 // Liveness, readiness and the Prometheus scrape endpoint.
 import { endJson } from '../../json-response.js';
 import type { Stage } from '../../pipeline/compose.js';
-import { resilienceOf } from '../../resilience/services.js';
 import type { Runtime } from '../../runtime.js';
 
 function json(status: number, body: unknown): Stage {
@@ -12,7 +11,7 @@ function json(status: number, body: unknown): Stage {
 export const healthzStage: Stage = json(200, { status: 'ok' });
 
 export function readyzStage(rt: Runtime): Stage {
-  const { breakers } = resilienceOf(rt);
+  const { breakers } = rt;
   return async (ctx) => {
     const database = rt.databaseReady();
     const draining = rt.lifecycle.draining;
