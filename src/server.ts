@@ -1,4 +1,4 @@
-// The node:http binding: limits and timeouts from interface.md, and a graceful drain.
+// The node:http binding: limits and timeouts of docs/contract.md, and a graceful drain.
 import { createServer, STATUS_CODES } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,7 +30,7 @@ export function createHttpServer(gateway: Gateway, limits: Limits): Server {
   return server;
 }
 
-/** Which answer a request the HTTP parser refused gets (interface.md "Timeouts and limits"). */
+/** Which answer a request the HTTP parser refused gets (docs/contract.md, "Timeouts and limits"). */
 const CLIENT_ERRORS = new Map<string | undefined, { status: number; code: ErrorCode; message: string }>([
   ['HPE_HEADER_OVERFLOW', { status: 431, code: 'invalid_request', message: 'The request headers are larger than the limit.' }],
   ['ERR_HTTP_REQUEST_TIMEOUT', { status: 408, code: 'invalid_request', message: 'The request was not received in time.' }],

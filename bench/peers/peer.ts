@@ -10,7 +10,7 @@ import { Client } from 'undici';
 import type { RequestSpec } from '../scenarios.js';
 
 export const PEER_PACKAGE = '@portkey-ai/gateway';
-/** Pinned: the numbers in bench/README.md are for this version. */
+/** Pinned: the numbers in bench/RESULTS.md are for this version. */
 export const PEER_VERSION = '1.15.2';
 
 // A listen() without a host (the peer's server does that) binds 127.0.0.1 instead of every interface.

@@ -1,5 +1,5 @@
 // The model catalogue: defaults and config-file settings, with the id list refreshed from the
-// provider's own models list (the specification's "live list"). The last known list stands when a
+// provider's own models list (docs/contract.md, "Default models"). The last known list stands when a
 // refresh fails.
 import type { ModelInfo } from '../wire/anthropic.js';
 import type { CatalogModel } from './model.js';

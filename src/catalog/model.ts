@@ -19,7 +19,7 @@ export interface CatalogModel {
 
 export const DEFAULT_MAX_TOKENS = 4096;
 
-/** The three default models of interface.md. */
+/** The three default models (docs/contract.md, "Default models"). */
 export const DEFAULT_MODELS: readonly CatalogModel[] = Object.freeze([
   {
     id: 'claude-opus-4-7',

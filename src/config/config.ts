@@ -129,7 +129,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     upstreamConnections: integer(env, 'GATEWAY_UPSTREAM_CONNECTIONS', 4096, 1),
     translatePool: {
       // One worker thread where there is a core to spare: the bench's pool phase measured it lowering the
-      // event-loop delay and the small requests' tail with 1 MiB bodies mixed in (bench/README.md).
+      // event-loop delay and the small requests' tail with 1 MiB bodies mixed in (bench/README.md, the pool phase).
       threads: integer(env, 'GATEWAY_TRANSLATE_THREADS', availableParallelism() > 1 ? 1 : 0, 0),
       minBytes: integer(env, 'GATEWAY_TRANSLATE_MIN_BYTES', 256 * 1024, 1024),
     },

@@ -1,4 +1,4 @@
-// The one error table (interface.md "Errors"): each gateway error code with its status and its
+// The one error table (docs/contract.md, "Errors"): each gateway error code with its status and its
 // type/code on each surface. Stages throw GatewayError(code); serializers render it per surface.
 
 export interface ErrorSpec {

@@ -1,4 +1,4 @@
-// Error bodies in each surface's own shape (interface.md "Errors").
+// Error bodies in each surface's own shape (docs/contract.md, "Errors").
 import type { ServerResponse } from 'node:http';
 import type { ErrorCode } from './codes.js';
 import { ERRORS } from './codes.js';

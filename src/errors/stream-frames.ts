@@ -1,4 +1,4 @@
-// The final error event of a stream that already started, in each surface's format (interface.md).
+// The final error event of a stream that already started, in each surface's format (docs/contract.md, "Errors").
 import { chatErrorBody, messagesErrorBody } from './render.js';
 
 export function messagesErrorEvent(type: string, message: string): string {

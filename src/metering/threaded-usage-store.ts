@@ -15,7 +15,7 @@ import type { UsageThreadData, WriteReply, WriteRequest } from './usage-write-th
 // The thread's file sits next to this one: .js once compiled, .ts under the test runner's loader.
 const THREAD = fileURLToPath(new URL(`./usage-write-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
-/** Rows handed to the thread at a time: each batch is a structured clone on the event loop (bench/README.md). */
+/** Rows handed to the thread at a time: each batch is a structured clone on the event loop (bench/tools/usage-writes.ts). */
 export const ROWS_PER_HANDOVER = 256;
 
 interface Pending {

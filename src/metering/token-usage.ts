@@ -49,7 +49,7 @@ export function usageOf(providerUsage: unknown): TokenUsage | null {
   return usage;
 }
 
-// The provider's `usage` object as it writes it in every answer today (test/fixtures, protocol.md):
+// The provider's `usage` object as it writes it in every answer today (test/fixtures; docs/wire.md, "Usage fields"):
 // the three input counts, `cache_creation` with its two counts, `output_tokens`, then plain members
 // (`service_tier`, `inference_geo`, …) that carry no count. One regular expression reads it: JSON.parse
 // of this small object cost ~2 µs a request in the server's profile (~0.6 µs in a loop of its own),

@@ -1,7 +1,7 @@
 // Log lines to a file descriptor in batches, encoded straight into a byte buffer. pino's own
 // destination (sonic-boom) appends each line to a pending string and measures that whole string's
-// byte length on every write, which made it most of the access line's cost (~3.5 of ~6 µs a line,
-// bench/README.md); here a line costs one UTF-8 encode into a buffer that is already there.
+// byte length on every write, which made it most of the access line's cost (~3.5 of ~6 µs a line
+// in the bench's profiles); here a line costs one UTF-8 encode into a buffer that is already there.
 //
 // A batch goes out when it reaches `minBytes`, when `flushEveryMs` passes, on flush(), and
 // synchronously on process exit. How depends on what the descriptor is:

@@ -6,7 +6,7 @@
 /**
  * Whole request, arrival → last byte. Spans fast local answers (auth errors, models list: ms)
  * to long non-streamed generations and streams (minutes); 600 s matches the upstream
- * response-header timeout of interface.md, so a timed-out request still lands in a finite bucket.
+ * response-header timeout (docs/contract.md), so a timed-out request still lands in a finite bucket.
  */
 export const REQUEST_DURATION_BUCKETS: readonly number[] = [
   0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300, 600,

@@ -3,7 +3,7 @@
 // anywhere in the line, gateway keys by pattern, and the configured secrets (admin token, upstream
 // key) by value, so a secret inside a message or an error string is caught too.
 //
-// Costs measured on the request path (bench/README.md): pino's generic serialisation of the access
+// Costs measured on the request path (the bench's profiles, bench/README.md): pino's generic serialisation of the access
 // line (~8 µs), one asynchronous write per line (a thread-pool job each), and sonic-boom's pending
 // string (~3.5 µs a line). The access line is therefore written by hand in pino's line format (its
 // client- or operator-chosen strings clipped, scrubbed and quoted once per distinct value), and stdout is
@@ -47,7 +47,7 @@ export function createLogger(opts: LoggerOptions): Logger {
   return logger;
 }
 
-/** What the one access-log line of a request says (spec: usage numbers at info, upstream timing at debug). */
+/** What the one access-log line of a request says (README "Operations": usage at info, upstream timing at debug). */
 export interface AccessLogLine {
   reqId: string;
   surface: string;

@@ -19,7 +19,7 @@ const JSON_STRING = '"(?:[^"\\\\]|\\\\.)*"';
 /** A JSON array of strings, e.g. `["a=1","b=2"]` (set-cookie may be an array). */
 const JSON_STRING_ARRAY = `\\[\\s*(?:${JSON_STRING}\\s*,?\\s*)*\\]`;
 
-/** A gateway key: `mgw_<public id>_<secret>` (interface.md). */
+/** A gateway key: `mgw_<public id>_<secret>` (docs/contract.md, "Keys"). */
 const GATEWAY_KEY = 'mgw_[A-Za-z0-9]+_[A-Za-z0-9]+';
 
 function escapeRegExp(s: string): string {

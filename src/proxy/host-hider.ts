@@ -1,4 +1,4 @@
-// Keeps the gateway's address out of what the proxy returns (spec 1.5: the gateway's address does not
+// Keeps the gateway's address out of what the proxy returns (docs/proxy.md: the gateway's address does not
 // appear in the client's own traffic). Loopback names are not hidden: the client already knows them.
 import { isLoopbackHost } from './loopback.js';
 

@@ -1,4 +1,4 @@
-// Which gateway path a request to the local proxy goes to (interface.md, "The local proxy"), and in
+// Which gateway path a request to the local proxy goes to (docs/contract.md, "The local proxy"), and in
 // which surface's error shape the proxy answers for it. Pure: no I/O.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorFormat } from '../errors/render.js';

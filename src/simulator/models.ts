@@ -39,7 +39,7 @@ export function buildModelIndex(models: readonly ModelInfo[]): ModelIndex {
 }
 
 // Models released after Opus 4.6 accept only the default temperature, no top_k and top_p >= 0.99
-// (protocol.md §1.2). The version in the id decides, so a newer model added by a test follows the rule.
+// (docs/wire.md). The version in the id decides, so a newer model added by a test follows the rule.
 const FAMILY_VERSION = /^claude-(?:opus|sonnet|haiku)-(\d+)-(\d+)(?:-|$)/;
 
 export function takesOnlyDefaultSampling(modelId: string): boolean {

@@ -1,4 +1,4 @@
-// Wire shapes of the provider's Messages API (see ../shared/protocol.md §1–2).
+// Wire shapes of the provider's Messages API (see docs/wire.md).
 // Typed once here; the simulator, the translators and the usage observers share them.
 
 export type Role = 'user' | 'assistant';
@@ -188,7 +188,7 @@ export interface Message {
   usage: Usage;
 }
 
-// ---- streaming events (protocol.md §2.1) ----
+// ---- streaming events (docs/wire.md, "Event order") ----
 
 export interface MessageStartEvent {
   type: 'message_start';

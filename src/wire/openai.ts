@@ -1,4 +1,4 @@
-// Wire shapes of the chat-completions format the gateway writes (see ../shared/protocol.md §3). Requests
+// Wire shapes of the chat-completions format the gateway writes (see docs/wire.md, "Chat chunks"). Requests
 // have no type here: they are read as unknown JSON and checked field by field (src/translate/chat-to-messages).
 
 export interface ToolCall {

@@ -106,7 +106,7 @@ const COMMA = 0x2c;
 
 /**
  * The provider writes `usage` as the last member of its answer, so usage is read from the tail
- * alone, without parsing the content (a full parse cost ~7 µs a request, bench/README.md). Sound
+ * alone, without parsing the content (a full parse cost ~7 µs a request in the bench's profiles). Sound
  * for valid JSON: a `"` right after `,` or `{` opens a member name (inside a string it would be
  * escaped), and a value that parses and is followed only by the closing `}` of the whole body is a
  * member of the outermost object. Anything else (other order, pretty-printed) is undefined: the

@@ -13,7 +13,7 @@ import { baseHeaders, defaultErrorMessage, errorTypeForStatus, sendError } from 
 import { ResponseScope } from './scope.js';
 import { resetConnection } from './write-reply.js';
 
-/** The provider refuses bodies over 32 MiB (protocol.md §1.5). */
+/** The provider refuses bodies over 32 MiB (docs/wire.md, "Messages requests"). */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const VERSION_FORMAT = /^\d{4}-\d{2}-\d{2}$/;
 

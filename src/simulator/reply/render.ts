@@ -1,5 +1,5 @@
 // A generated Reply written out as the provider does: one Message object, or the SSE event
-// sequence of protocol.md §2 with every frame serialised up front (one res.write each).
+// sequence of docs/wire.md ("Event order") with every frame serialised up front (one res.write each).
 import type { ContentBlock, ContentDelta, Message, StreamEvent, Usage } from '../../wire/anthropic.js';
 import type { Reply, ReplyBlock } from './generate.js';
 

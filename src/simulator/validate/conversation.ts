@@ -67,7 +67,7 @@ function checkPrefillWhitespace(turns: Turn[]): void {
   if (c === 32 || c === 9 || c === 10 || c === 13) fail('messages', 'final assistant content cannot end with trailing whitespace');
 }
 
-/** Rules 1 and 2 of protocol.md §1.3, and tool results that answer nothing. */
+/** Rules 1 and 2 of docs/wire.md ("Conversation rules"), and tool results that answer nothing. */
 function checkToolPairing(turns: Turn[]): void {
   for (let t = 0; t < turns.length; t++) {
     const turn = turns[t];

@@ -1,5 +1,5 @@
 // Sampling fields and extended thinking: ranges, the thinking budget, and the combinations the
-// provider refuses (protocol.md §1.2, "Constraints when thinking is on"; newer models' defaults).
+// provider refuses (docs/wire.md, "Messages requests": thinking constraints, newer models' defaults).
 import { at, fail, int, isObject, literal, noExtra, num, obj, range, requireField, tag, type Json } from './check.js';
 
 export interface ThinkingFacts {

@@ -1,4 +1,4 @@
-// An assistant message → text block(s) then tool_use blocks (protocol.md §4.2 step 3).
+// An assistant message → text block(s) then tool_use blocks (docs/wire.md, "Tool calls").
 
 import type { TextBlockParam, ToolUseBlockParam } from '../../wire/anthropic.js';
 import { expectArray, expectRecord, expectString, fail, isAbsent, isBlank, isRecord, type Warnings } from './invalid.js';

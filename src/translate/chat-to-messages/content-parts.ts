@@ -1,4 +1,4 @@
-// Content of user, system and tool messages → the provider's content blocks (protocol.md §4.2).
+// Content of user, system and tool messages → the provider's content blocks (docs/wire.md, "Conversation rules").
 
 import type {
   DocumentBlockParam,
@@ -98,7 +98,7 @@ export function systemTexts(content: unknown, param: string): string[] {
 
 /**
  * Tool message content → tool_result content: a string stays a string; parts become blocks
- * (image parts are accepted as an extension, protocol.md §5.7). Empty → undefined (the field is optional).
+ * (image parts are accepted as an extension, see docs/wire.md). Empty → undefined (the field is optional).
  */
 export function toolResultContent(content: unknown, param: string, warnings: Warnings): ToolResultBlockParam['content'] {
   if (content === null || content === undefined) return undefined;

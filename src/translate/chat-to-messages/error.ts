@@ -1,4 +1,4 @@
-// Provider errors → the chat error shape (protocol.md §4.7, aligned with src/errors/codes.ts).
+// Provider errors → the chat error shape (docs/wire.md, "Errors"; aligned with src/errors/codes.ts).
 // Used for non-2xx answers before any byte was sent, and for `error` events inside a stream.
 
 import { chatErrorBody } from '../../errors/render.js';

@@ -1,4 +1,4 @@
-// Provider stop_reason → chat finish_reason (protocol.md §4.4).
+// Provider stop_reason → chat finish_reason (docs/wire.md, "Stop reasons").
 
 import type { FinishReason } from '../../wire/openai.js';
 

@@ -1,4 +1,4 @@
-// Request fields with no provider equivalent. interface.md: they are ignored without failing,
+// Request fields with no provider equivalent. docs/contract.md: they are ignored without failing,
 // and each one that would have had an effect is listed as a `field_ignored` warning.
 
 import { safeDetail } from '../warnings.js';

@@ -1,4 +1,4 @@
-// The chat message list → the provider's `system` and alternating `messages` (protocol.md §4.2).
+// The chat message list → the provider's `system` and alternating `messages` (docs/wire.md, "Conversation rules").
 // System/developer messages are hoisted; tool results are grouped first in the next user turn;
 // consecutive turns of one role are merged; tool results must answer the preceding tool calls.
 

@@ -1,5 +1,5 @@
-// Chat-completions request → Messages request (protocol.md §4.1–4.2 and §5, as decided by
-// interface.md). Pure: the caller has parsed the JSON and resolved the catalogue model.
+// Chat-completions request → Messages request (docs/wire.md, as decided in
+// docs/contract.md). Pure: the caller has parsed the JSON and resolved the catalogue model.
 
 import type { CatalogModel } from '../../catalog/model.js';
 import type { MessagesRequest } from '../../wire/anthropic.js';

@@ -1,4 +1,4 @@
-// Messages response → chat.completion (protocol.md §4.4; thinking → reasoning_content per interface.md).
+// Messages response → chat.completion (docs/wire.md: "Stop reasons", "Tool calls", "Thinking").
 
 import type { TokenUsage } from '../../metering/token-usage.js';
 import type { Message } from '../../wire/anthropic.js';

@@ -1,5 +1,5 @@
-// Scalar request fields: sampling, output length, stop sequences, user (interface.md "Chat-completions
-// translation decisions"; protocol.md §4.1, §4.3, §5.9, §5.12).
+// Scalar request fields: sampling, output length, stop sequences, user (docs/contract.md,
+// "Chat-completions decisions"; docs/wire.md, "Messages requests").
 
 import type { CatalogModel } from '../../catalog/model.js';
 import type { MessagesRequest } from '../../wire/anthropic.js';
@@ -70,7 +70,7 @@ function keepStop(s: string, param: string, warnings: Warnings): boolean {
   return false;
 }
 
-// `metadata.user_id` must be an opaque id, never personal data (protocol.md §1.2).
+// `metadata.user_id` must be an opaque id, never personal data (docs/wire.md, "Messages requests").
 // Plain string checks rather than an e-mail regex: the value is client-controlled and may be huge.
 function looksLikeEmail(s: string): boolean {
   const at = s.indexOf('@');

@@ -1,4 +1,4 @@
-// The provider's stream events → chat.completion.chunk frames (protocol.md §4.5–4.7). One instance
+// The provider's stream events → chat.completion.chunk frames (docs/wire.md, "Chat chunks"). One instance
 // per response; it is the mapper a sse/Reframer runs between the SSE parser and the frames.
 
 import { STREAM_INTERRUPTED } from '../../errors/stream-frames.js';
@@ -126,11 +126,11 @@ export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
       case 'message_stop':
         return this.onMessageStop(w);
       default:
-        return []; // new event types may appear; they are ignored (protocol.md §2.1)
+        return []; // new event types may appear; they are ignored (docs/wire.md, "SSE framing")
     }
   }
 
-  /** The upstream ended. Without message_stop the client must hear about it (protocol.md §5.14). */
+  /** The upstream ended. Without message_stop the client must hear about it (docs/wire.md, "Event order"). */
   end(): Frame[] {
     if (this.closed) return [];
     return this.fail(STREAM_INTERRUPTED.chatType, STREAM_INTERRUPTED.chatCode, STREAM_INTERRUPTED.message);
@@ -244,7 +244,7 @@ export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
     const err = isRecord(ev.error) ? ev.error : {};
     const providerType = typeof err.type === 'string' ? err.type : 'api_error';
     const message = typeof err.message === 'string' ? err.message : 'The upstream reported an error.';
-    // After the stream began, the error keeps the provider's own type (protocol.md §4.7); the code is the chat one.
+    // After the stream began, the error keeps the provider's own type (docs/wire.md); the code is the chat one.
     return this.fail(providerType, chatErrorKind(providerType, message).code ?? 'upstream_error', message);
   }
 

@@ -1,4 +1,4 @@
-// `tools`, `tool_choice` and `parallel_tool_calls` → the provider's tools and tool_choice (protocol.md §4.1).
+// `tools`, `tool_choice` and `parallel_tool_calls` → the provider's tools and tool_choice (docs/wire.md, "Tool calls").
 
 import type { ToolChoice, ToolDefinition } from '../../wire/anthropic.js';
 import {

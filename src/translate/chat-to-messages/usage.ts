@@ -1,5 +1,5 @@
 // Provider usage → chat usage. One function for the streamed and the non-streamed path, so both
-// report the same numbers for the same conversation (interface.md).
+// report the same numbers for the same conversation (docs/wire.md, "Usage fields").
 
 import type { Usage } from '../../wire/anthropic.js';
 import type { CompletionUsage } from '../../wire/openai.js';

@@ -1,4 +1,4 @@
-// Every row of interface.md's error table on the chat-completions surface, plus the in-stream errors.
+// Every row of the error table (docs/contract.md) on the chat-completions surface, plus the in-stream errors.
 import t from 'tap';
 import type { Test } from 'tap';
 import { startHarness } from '../../helpers/harness.js';

@@ -1,4 +1,4 @@
-// Every row of interface.md's error table that applies to the messages surface: status and body shape.
+// Every row of the error table (docs/contract.md) that applies to the messages surface: status and body shape.
 import t from 'tap';
 import type { Test } from 'tap';
 import { waitFor } from '../../helpers/wait.js';

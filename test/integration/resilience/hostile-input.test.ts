@@ -1,4 +1,4 @@
-// Hostile input and overload: the limits and statuses of interface.md ("Timeouts and limits"), broken
+// Hostile input and overload: the limits and statuses of docs/contract.md ("Timeouts and limits"), broken
 // HTTP framing refused, nothing reflected, nothing polluted, load shed at the in-flight maximum.
 import t from 'tap';
 import type { Test } from 'tap';

@@ -1,5 +1,5 @@
 // Upstream faults, each on both surfaces, streamed and not: the documented status or final stream
-// event (interface.md), no crash, no socket or timer left behind, and usage recorded for what arrived.
+// event (docs/contract.md), no crash, no socket or timer left behind, and usage recorded for what arrived.
 import t from 'tap';
 import type { Test } from 'tap';
 import { Agent, request } from 'undici';

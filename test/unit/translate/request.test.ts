@@ -80,7 +80,7 @@ const mapped: Array<[string, Record<string, unknown>, Partial<MessagesRequest>, 
   ['stream true is sent upstream', { messages: hi, stream: true }, { stream: true }, []],
 ];
 
-t.test('request fields map as decided in interface.md', async (t) => {
+t.test('request fields map as decided in docs/contract.md', async (t) => {
   for (const [name, body, expected, warnings] of mapped) {
     const r = ok(t, body);
     for (const [k, v] of Object.entries(expected)) t.same(r.request[k as keyof MessagesRequest], v, `${name}: ${k}`);

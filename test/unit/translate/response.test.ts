@@ -17,7 +17,7 @@ function message(content: Message['content'], stop_reason: string | null = 'end_
   };
 }
 
-t.test('the tool-use message of protocol.md §1.4 becomes a chat.completion', async (t) => {
+t.test('a tool-use message becomes a chat.completion', async (t) => {
   const { completion, warnings } = translateMessageToCompletion(
     message(
       [

@@ -4,7 +4,7 @@ import { translateMessageToCompletion } from '../../../src/translate/chat-to-mes
 import { bytewise, everySplit, fixture, providerFixtures } from '../sse/fixture-data.js';
 import { CREATED, MODEL, dataPayloads, sse, translatePiped, translateSync, translator } from './stream-helpers.js';
 
-// protocol.md §2.3, verbatim.
+// A provider stream with a text block, then a tool_use block whose arguments arrive in pieces.
 const toolStream = `event: message_start
 data: {"type":"message_start","message":{"id":"msg_01H8fKq2V3yTbq9Xr4LwZp7c","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":412,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1}}}
 
@@ -40,7 +40,7 @@ data: {"type":"message_stop"}
 
 `;
 
-// protocol.md §4.5, verbatim: the expected translation of the stream above.
+// The expected translation (docs/wire.md, "Chat chunks" and "Tool calls") of the stream above.
 const expectedChunks = `data: {"id":"chatcmpl-msg_01H8fKq2V3yTbq9Xr4LwZp7c","object":"chat.completion.chunk","created":1767225600,"model":"claude-sonnet-4-5","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}
 
 data: {"id":"chatcmpl-msg_01H8fKq2V3yTbq9Xr4LwZp7c","object":"chat.completion.chunk","created":1767225600,"model":"claude-sonnet-4-5","choices":[{"index":0,"delta":{"content":"Let me look that up."},"logprobs":null,"finish_reason":null}]}
@@ -59,7 +59,7 @@ data: [DONE]
 
 `;
 
-t.test('the tool stream of protocol.md §2.3 becomes exactly the chunks of §4.5', async (t) => {
+t.test('a tool stream becomes exactly the expected chunks', async (t) => {
   const tr = translator();
   t.equal(translateSync([toolStream], tr), expectedChunks);
   t.equal(tr.finished, true);
