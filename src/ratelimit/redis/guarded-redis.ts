@@ -1,0 +1,182 @@
+// The Redis connection as the rate limiter needs it: a command never waits for a reconnect (no
+// offline queue), never waits longer than the command timeout, and after a few failures in a row
+// Redis is skipped entirely (the breaker) until a background probe finds it answering again.
+import { createClient, ErrorReply } from 'redis';
+import { Breaker } from './breaker.js';
+import type { LuaScript } from './scripts.js';
+import { withTimeout } from './with-timeout.js';
+
+export interface GuardedRedisOptions {
+  url: string;
+  /** Per command; at most 100 ms so Redis never adds more than that to a request. */
+  commandTimeoutMs?: number;
+  /** Consecutive failures (timeouts, lost connection) that open the breaker. */
+  failureThreshold?: number;
+  /** How often the probe tries Redis while the breaker is open. */
+  probeEveryMs?: number;
+  connectTimeoutMs?: number;
+  /** Called on every change of state: the shared-store-up gauge. */
+  onUpChange?: (up: boolean) => void;
+}
+
+/** Redis is down or skipped: the caller falls back, nothing was sent. */
+export class StoreUnavailableError extends Error {
+  constructor(reason: string) {
+    super(`redis unavailable: ${reason}`);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+export const MAX_COMMAND_TIMEOUT_MS = 100;
+
+type Client = ReturnType<typeof createClient>;
+type Reply = unknown;
+
+export class GuardedRedis {
+  private client: Client | null = null;
+  private connecting: Promise<boolean> | null = null;
+  private probeTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private readonly breaker: Breaker;
+  private readonly timeoutMs: number;
+  private readonly probeEveryMs: number;
+  private readonly connectTimeoutMs: number;
+
+  constructor(private readonly options: GuardedRedisOptions) {
+    this.timeoutMs = Math.min(options.commandTimeoutMs ?? MAX_COMMAND_TIMEOUT_MS, MAX_COMMAND_TIMEOUT_MS);
+    this.probeEveryMs = options.probeEveryMs ?? 1000;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 1000;
+    this.breaker = new Breaker(options.failureThreshold ?? 3, (closed) => this.changed(closed));
+  }
+
+  /** True while commands go to Redis; false while the breaker skips it. */
+  get up(): boolean {
+    return this.breaker.closed;
+  }
+
+  /** Connects once; when that fails the store starts down and the probe keeps trying. */
+  async start(): Promise<boolean> {
+    const ok = (await this.connect()) && (await this.ping());
+    if (!ok) this.breaker.open();
+    return ok;
+  }
+
+  async command(args: string[]): Promise<Reply> {
+    if (!this.breaker.closed) throw new StoreUnavailableError('breaker open');
+    const client = this.client;
+    if (client === null || !client.isReady) {
+      this.dropConnection();
+      this.breaker.open();
+      throw new StoreUnavailableError('not connected');
+    }
+    try {
+      const reply = await this.send(client, args);
+      this.breaker.success();
+      return reply;
+    } catch (err) {
+      // An error reply is Redis answering: the store is up, the command itself was wrong.
+      if (err instanceof ErrorReply) {
+        this.breaker.success();
+        throw err;
+      }
+      this.breaker.failure();
+      // Replies are matched to commands by order: if one was lost on the way, every later reply
+      // lands on the wrong command and times out too. Once the breaker opens the connection is
+      // replaced, so the probe starts from a clean stream.
+      if (!this.breaker.closed) this.dropConnection();
+      throw new StoreUnavailableError(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  /** One round trip: EVALSHA, and EVAL only when the server does not know the script yet. */
+  async evalScript(script: LuaScript, keys: string[], args: string[]): Promise<Reply> {
+    const tail = [String(keys.length), ...keys, ...args];
+    try {
+      return await this.command(['EVALSHA', script.sha1, ...tail]);
+    } catch (err) {
+      if (!(err instanceof ErrorReply) || !err.message.startsWith('NOSCRIPT')) throw err;
+      return this.command(['EVAL', script.source, ...tail]);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.probeTimer !== null) clearInterval(this.probeTimer);
+    this.probeTimer = null;
+    const client = this.client;
+    this.client = null;
+    if (client?.isOpen) await client.close().catch(() => client.destroy());
+  }
+
+  private changed(closed: boolean): void {
+    if (closed) {
+      if (this.probeTimer !== null) clearInterval(this.probeTimer);
+      this.probeTimer = null;
+    } else if (this.probeTimer === null && !this.closed) {
+      this.probeTimer = setInterval(() => void this.probe(), this.probeEveryMs);
+      this.probeTimer.unref();
+    }
+    this.options.onUpChange?.(closed);
+  }
+
+  private async probe(): Promise<void> {
+    if (this.closed || this.breaker.closed) return;
+    if ((await this.connect()) && (await this.ping())) this.breaker.success();
+  }
+
+  private async ping(): Promise<boolean> {
+    const client = this.client;
+    if (client === null) return false;
+    try {
+      // Off the request path: as patient as a connect, so a busy host does not read as a dead Redis.
+      await withTimeout(client.sendCommand(['PING']), this.connectTimeoutMs);
+      return true;
+    } catch {
+      this.dropConnection();
+      return false;
+    }
+  }
+
+  private send(client: Client, args: string[]): Promise<Reply> {
+    return withTimeout(client.sendCommand(args, { timeout: this.timeoutMs }), this.timeoutMs);
+  }
+
+  private connect(): Promise<boolean> {
+    if (this.client?.isReady) return Promise.resolve(true);
+    this.connecting ??= this.openConnection().finally(() => (this.connecting = null));
+    return this.connecting;
+  }
+
+  private async openConnection(): Promise<boolean> {
+    this.dropConnection();
+    const client: Client = createClient({
+      url: this.options.url,
+      disableOfflineQueue: true,
+      // Reconnecting is the probe's job: the client itself never retries behind our back.
+      socket: { connectTimeout: this.connectTimeoutMs, reconnectStrategy: false },
+    });
+    // Without a listener an 'error' event would crash the process; the breaker reports the state.
+    client.on('error', () => {});
+    client.on('end', () => {
+      if (this.client === client) this.client = null;
+    });
+    try {
+      await client.connect();
+      if (this.closed) {
+        client.destroy();
+        return false;
+      }
+      this.client = client;
+      return true;
+    } catch {
+      client.destroy();
+      return false;
+    }
+  }
+
+  private dropConnection(): void {
+    const client = this.client;
+    this.client = null;
+    if (client?.isOpen) client.destroy();
+  }
+}

@@ -1,0 +1,150 @@
+// The server-side scripts: each acquire and each settle is one atomic script, one round trip.
+// KEYS[1] is the key's entry and KEYS[2] its customer's; both carry the customer's hash tag so
+// they live in one slot (required by Redis Cluster for a multi-key script).
+import { createHash } from 'node:crypto';
+import { BUCKET_LUA } from './bucket-lua.js';
+
+export interface LuaScript {
+  readonly source: string;
+  readonly sha1: string;
+}
+
+function script(source: string): LuaScript {
+  return { source, sha1: createHash('sha1').update(source).digest('hex') };
+}
+
+/**
+ * ARGV: pinnedNow ('' = server TIME), tokens, keyRpm, keyTpm, customerRpm, customerTpm ('' = none).
+ * Returns [allowed '1'|'0', scope, retryAfterMs, keyTokens, customerTokens,
+ *          reqLimit, reqRemaining, reqResetMs, tokLimit, tokRemaining, tokResetMs] ('' = no window).
+ */
+export const ACQUIRE_SCRIPT = script(`${BUCKET_LUA}
+local now = clock(ARGV[1])
+local tokens = tonumber(ARGV[2])
+local keyRpm, keyTpm = limitOf(ARGV[3]), limitOf(ARGV[4])
+local custRpm, custTpm = limitOf(ARGV[5]), limitOf(ARGV[6])
+
+local key = nil
+if keyRpm ~= nil or keyTpm ~= nil then key = entryFor(KEYS[1], keyRpm, keyTpm, now) end
+local customer = nil
+if custRpm ~= nil or custTpm ~= nil then customer = entryFor(KEYS[2], custRpm, custTpm, now) end
+
+-- A reservation larger than the whole bucket could never pass; it reserves the bucket instead.
+local function clampTo(e)
+  if e == nil or e.tokens == nil then return 0 end
+  return math.min(tokens, e.tokens.cap)
+end
+
+local function waitFor(e, amount)
+  if e == nil then return 0 end
+  local requestWait, tokenWait = 0, 0
+  if e.requests ~= nil then requestWait = msUntil(e.requests, 1, now) end
+  if e.tokens ~= nil then tokenWait = msUntil(e.tokens, amount, now) end
+  return math.max(requestWait, tokenWait)
+end
+
+local function windowOf(b)
+  if b == nil then return nil end
+  return { b.cap, math.max(0, math.floor(available(b, now))), msUntil(b, b.cap, now) }
+end
+
+local function tighter(a, b)
+  if a == nil then return b end
+  if b == nil then return a end
+  if b[2] < a[2] then return b end
+  return a
+end
+
+local function dimension(e, name)
+  if e == nil then return nil end
+  return e[name]
+end
+
+local function status(out)
+  local windows = {
+    tighter(windowOf(dimension(key, 'requests')), windowOf(dimension(customer, 'requests'))),
+    tighter(windowOf(dimension(key, 'tokens')), windowOf(dimension(customer, 'tokens'))),
+  }
+  for i = 1, 2 do
+    local w = windows[i]
+    if w == nil then
+      table.insert(out, ''); table.insert(out, ''); table.insert(out, '')
+    else
+      table.insert(out, fmt(w[1])); table.insert(out, fmt(w[2])); table.insert(out, fmt(w[3]))
+    end
+  end
+  return out
+end
+
+local keyTokens, customerTokens = clampTo(key), clampTo(customer)
+local keyWait, customerWait = waitFor(key, keyTokens), waitFor(customer, customerTokens)
+local out
+if keyWait > 0 or customerWait > 0 then
+  local scope = 'customer'
+  if keyWait >= customerWait then scope = 'key' end
+  out = status({ '0', scope, fmt(math.max(keyWait, customerWait)), '0', '0' })
+else
+  for _, e in ipairs({ { key, keyTokens }, { customer, customerTokens } }) do
+    local entry, amount = e[1], e[2]
+    if entry ~= nil then
+      if entry.requests ~= nil then take(entry.requests, 1, now) end
+      if entry.tokens ~= nil then take(entry.tokens, amount, now) end
+    end
+  end
+  out = status({ '1', '', '0', fmt(keyTokens), fmt(customerTokens) })
+end
+-- A refused request still keeps its entries (created full, or resized), as the in-process limiter does.
+if key ~= nil then saveEntry(KEYS[1], key) end
+if customer ~= nil then saveEntry(KEYS[2], customer) end
+return out
+`);
+
+/**
+ * ARGV: pinnedNow, usedTokens, keyTokens, customerTokens, keyRpm, keyTpm, customerRpm, customerTpm.
+ * Gives back what was reserved and not used, or records a debt when more was used.
+ */
+export const SETTLE_SCRIPT = script(`${BUCKET_LUA}
+local now = clock(ARGV[1])
+local used = tonumber(ARGV[2])
+
+local function adjust(entryKey, reserved, rpm, tpm)
+  if tpm == nil then return end
+  local delta = used - reserved
+  if delta == 0 then return end
+  -- A missing entry is full: giving tokens back changes nothing, a debt needs an entry. An
+  -- existing entry is used as it is (not resized): the limits may have been edited since.
+  local e
+  if redis.call('EXISTS', entryKey) == 1 then
+    e = loadEntry(entryKey)
+  elseif delta < 0 then
+    return
+  else
+    e = entryFor(entryKey, rpm, tpm, now)
+  end
+  if e.tokens == nil then return end
+  take(e.tokens, delta, now)
+  saveEntry(entryKey, e)
+end
+
+adjust(KEYS[1], tonumber(ARGV[3]), limitOf(ARGV[5]), limitOf(ARGV[6]))
+adjust(KEYS[2], tonumber(ARGV[4]), limitOf(ARGV[7]), limitOf(ARGV[8]))
+return 1
+`);
+
+/**
+ * KEYS[1]: the instances sorted set. ARGV: instanceId, ttlMs, leaving ('1' = remove this instance).
+ * Scores are the server's clock, so instances need not agree on the time. Returns the live count.
+ */
+export const HEARTBEAT_SCRIPT = script(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[2])
+if ARGV[3] == '1' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], now, ARGV[1])
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ttl)
+redis.call('PEXPIRE', KEYS[1], ttl * 2)
+return redis.call('ZCARD', KEYS[1])
+`);

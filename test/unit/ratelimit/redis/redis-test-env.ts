@@ -1,0 +1,38 @@
+// Shared by the Redis tests: where Redis is, a key prefix of this run's own, and the cleanup.
+import { randomBytes } from 'node:crypto';
+import { createClient } from 'redis';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export function testPrefix(): string {
+  return `mgw-test-${process.pid}-${randomBytes(4).toString('hex')}:`;
+}
+
+function newAdminClient() {
+  const client = createClient({ url: REDIS_URL, socket: { connectTimeout: 2000, reconnectStrategy: false } });
+  client.on('error', () => {});
+  return client;
+}
+
+export type AdminClient = ReturnType<typeof newAdminClient>;
+
+/** A plain client for setup and cleanup; fails the test clearly when Redis is not there. */
+export async function adminClient(): Promise<AdminClient> {
+  const client = newAdminClient();
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new Error(
+      `these tests need a Redis server at REDIS_URL (default redis://127.0.0.1:6379, now ${REDIS_URL}): ${String(err)}`,
+    );
+  }
+  return client;
+}
+
+export async function deleteKeys(client: AdminClient, prefix: string): Promise<number> {
+  let deleted = 0;
+  for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
+    if (keys.length > 0) deleted += await client.del(keys);
+  }
+  return deleted;
+}
