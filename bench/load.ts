@@ -26,6 +26,8 @@ export interface LoadResult {
   ok: number;
   /** Responses with another status, and connection errors or timeouts. */
   unexpected: number;
+  /** The statuses other than the expected one, with how often each came. */
+  otherStatuses: Record<number, number>;
   errors: number;
   elapsedSec: number;
   rps: number;
@@ -36,6 +38,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const latencyMs = new Samples();
   let ok = 0;
   let unexpected = 0;
+  const otherStatuses: Record<number, number> = {};
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -55,14 +58,17 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
       (err, result) => {
         if (err) return reject(err);
         const elapsedSec = (performance.now() - started) / 1000;
-        resolve({ ok, unexpected: unexpected + result.errors, errors: result.errors, elapsedSec, rps: ok / elapsedSec, latencyMs });
+        resolve({ ok, unexpected: unexpected + result.errors, otherStatuses, errors: result.errors, elapsedSec, rps: ok / elapsedSec, latencyMs });
       },
     );
     spec.stop?.addEventListener('abort', () => instance.stop(), { once: true });
     instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
       latencyMs.add(ms);
       if (status === spec.expectStatus) ok++;
-      else unexpected++;
+      else {
+        unexpected++;
+        otherStatuses[status] = (otherStatuses[status] ?? 0) + 1;
+      }
     });
   });
 }

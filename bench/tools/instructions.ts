@@ -51,6 +51,11 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
     });
     try {
       const url = await listeningUrl(gateway);
+      // The gateway's own words on an answer the count did not expect, for the error below.
+      const oddAnswers: string[] = [];
+      gateway.stdout!.on('data', (chunk: Buffer) => {
+        for (const line of chunk.toString().split('\n')) if (/"status":(?!200\b)\d{3}/.test(line) && oddAnswers.length < 3) oddAnswers.push(line.slice(0, 400));
+      });
       const scenario = buildScenarios({ gatewayKey: key, upstreamKey: UPSTREAM_KEY }).find((s) => s.name === opts.scenario);
       if (scenario === undefined) throw new Error(`no scenario "${opts.scenario}"`);
       const load = (amount: number) =>
@@ -63,7 +68,7 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
       await control('-i', 'off');
       await control('-d');
       if (measured.ok !== opts.requests) {
-        throw new Error(`${measured.ok} of ${opts.requests} requests answered as expected (${measured.unexpected} other statuses or failures, ${measured.errors} of them connection errors or timeouts)`);
+        throw new Error(`${measured.ok} of ${opts.requests} requests answered as expected (${measured.unexpected} other statuses or failures, ${measured.errors} of them connection errors or timeouts; statuses ${JSON.stringify(measured.otherStatuses)}; the gateway logged: ${oddAnswers.join(' | ') || 'nothing'})`);
       }
       // The dump of the main thread, callgrind.out.<n>-01, is written after callgrind_control returns.
       const dump = await mainThreadDump(dir);
