@@ -25,6 +25,7 @@ import { createMetrics } from './observability/metrics.js';
 import { AuthThrottle } from './ratelimit/auth-throttle.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import { MemoryRateLimiter } from './ratelimit/memory-limiter.js';
+import { startSharedLimiter } from './ratelimit/redis/shared-limiter.js';
 import { ResilientCaller } from './resilience/resilient-call.js';
 import { RetryPolicy } from './resilience/retry-policy.js';
 import { RouteBreakers } from './resilience/route-breakers.js';
@@ -111,7 +112,9 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
     upstreamError: (kind) => metrics.upstreamError(kind),
     fallback: (from, to, status) => logger.info({ from, to, upstreamStatus: status }, 'falling back to another model'),
   });
-  const { limiter, authThrottle } = rateLimits(config.rateLimits.authFailuresPerMinute, clusterWorker, logger);
+  // With Redis every instance (a cluster worker too) counts against the fleet's buckets.
+  const shared = config.redisUrl === null ? null : await startSharedLimiter(config.redisUrl, config.redisPrefix, metrics, logger);
+  const { limiter, authThrottle } = rateLimits(config.rateLimits.authFailuresPerMinute, clusterWorker, logger, shared?.limiter ?? null);
   const translatePool = config.translatePool.threads > 0 ? createTranslatePool(config.translatePool) : null;
 
   const runtime: Runtime = {
@@ -158,6 +161,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
         await usageWrites?.close();
         await upstream.close().catch(() => upstream.destroy());
         await translatePool?.close();
+        await shared?.close();
         if (ownSimulator) await simulator?.close();
         db.close();
         logger.flush();
@@ -167,13 +171,21 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
   };
 }
 
-/** A worker of serve --workers N counts against the primary's buckets, not its own. */
-function rateLimits(authFailuresPerMinute: number, clusterWorker: boolean, logger: Logger): { limiter: RateLimiter; authThrottle: AuthThrottle | null } {
-  if (clusterWorker) return clusterLimits(authFailuresPerMinute, logger);
-  return {
-    limiter: new MemoryRateLimiter(),
-    authThrottle: authFailuresPerMinute > 0 ? new AuthThrottle(authFailuresPerMinute) : null,
-  };
+/**
+ * The fleet's limiter (Redis) when there is one; otherwise a worker of serve --workers N counts against
+ * the primary's buckets, and a lone process against its own. The failed-authentication throttle is
+ * still per host (the primary's, for a worker).
+ */
+function rateLimits(
+  authFailuresPerMinute: number,
+  clusterWorker: boolean,
+  logger: Logger,
+  fleet: RateLimiter | null,
+): { limiter: RateLimiter; authThrottle: AuthThrottle | null } {
+  const host = clusterWorker
+    ? clusterLimits(authFailuresPerMinute, logger)
+    : { limiter: new MemoryRateLimiter(), authThrottle: authFailuresPerMinute > 0 ? new AuthThrottle(authFailuresPerMinute) : null };
+  return fleet === null ? host : { limiter: fleet, authThrottle: host.authThrottle };
 }
 
 function errorMessage(err: unknown): string {

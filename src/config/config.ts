@@ -33,6 +33,8 @@ export interface GatewayConfig {
   /** GATEWAY_ADMIN_TOKEN: null when unset; '' when set but blank, so the start refuses it instead of generating one. */
   adminToken: string | null;
   redisUrl: string | null;
+  /** Put before every key the gateway writes in Redis (several fleets may share one Redis). */
+  redisPrefix: string;
   logLevel: string;
   production: boolean;
   /** Optional JSON file adding or overriding catalogue entries. */
@@ -118,6 +120,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     upstreamApiKey,
     adminToken: env.GATEWAY_ADMIN_TOKEN?.trim() ?? null,
     redisUrl: text(env, 'REDIS_URL'),
+    redisPrefix: redisPrefix(text(env, 'GATEWAY_REDIS_PREFIX') ?? 'mgw:rl:'),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
     production,
     modelsFile: text(env, 'GATEWAY_MODELS_FILE'),
@@ -276,4 +279,10 @@ function metricsEndpointSettings(env: Env, main: { port: number; host: string })
 function deepFreeze<T extends object>(o: T): T {
   for (const v of Object.values(o)) if (v && typeof v === 'object') deepFreeze(v as object);
   return Object.freeze(o);
+}
+
+/** A Redis key prefix may not hold braces: the part in braces is the hash tag that keeps a key and its customer together. */
+function redisPrefix(prefix: string): string {
+  if (/[{}]/.test(prefix)) throw new ConfigError('GATEWAY_REDIS_PREFIX must not contain { or }');
+  return prefix;
 }

@@ -25,6 +25,7 @@ export type Outcome = 'ok' | 'client_error' | 'upstream_error' | 'client_cancell
 export type UpstreamErrorKind = 'connect' | 'timeout' | 'status' | 'reset' | 'protocol';
 export type RateLimitScope = 'key' | 'customer' | 'auth';
 export type CircuitState = 'closed' | 'open' | 'half_open';
+export type SharedStore = 'redis';
 
 export const SURFACES: readonly Surface[] = ['messages', 'chat', 'models', 'admin', 'other'];
 export const OUTCOMES: readonly Outcome[] = ['ok', 'client_error', 'upstream_error', 'client_cancelled'];
@@ -53,6 +54,8 @@ export const METRIC_NAMES = {
   keyCacheLookups: 'model_gateway_key_cache_lookups_total',
   upstreamRetries: 'model_gateway_upstream_retries_total',
   circuitBreakerState: 'model_gateway_circuit_breaker_state',
+  sharedStoreUp: 'model_gateway_shared_store_up',
+  rateLimitFallbacks: 'model_gateway_rate_limit_fallback_decisions_total',
 } as const;
 
 export interface RequestObservation {
@@ -89,6 +92,10 @@ export interface GatewayMetrics {
   /** `route`: the model id whose circuit breaker changed (the gateway keeps one per model). */
   circuitState(route: string, state: CircuitState): void;
   loadShed(surface: Surface): void;
+  /** A shared store (Redis) answering (true) or skipped (false). */
+  sharedStoreUp(store: SharedStore, up: boolean): void;
+  /** A rate-limit decision taken by this instance alone, with its share, because Redis was not answering. */
+  rateLimitFallback(): void;
   render(): Promise<{ contentType: string; body: string }>;
 }
 
@@ -177,7 +184,7 @@ export function createMetrics(opts: MetricsOptions): GatewayMetrics {
 
 type EventMethods = Pick<
   GatewayMetrics,
-  'upstreamError' | 'authFailure' | 'rateLimited' | 'translationWarning' | 'keyCache' | 'retry' | 'circuitState' | 'loadShed'
+  'upstreamError' | 'authFailure' | 'rateLimited' | 'translationWarning' | 'keyCache' | 'retry' | 'circuitState' | 'loadShed' | 'sharedStoreUp' | 'rateLimitFallback'
 >;
 
 // Rarer events. Fixed label sets are bound up front, so their series exist at zero and rate()
@@ -197,6 +204,10 @@ function createEventCounters(registry: Registry, surfaceOf: (s: string) => strin
     ['route', 'state'],
     'max',
   ).registerIn(registry);
+
+  // 'min' across cluster workers: one worker that lost Redis makes the store read as down.
+  const storeUp = new GaugeFamily(METRIC_NAMES.sharedStoreUp, 'A shared store answering (1) or skipped while unreachable (0).', ['store'], 'min').registerIn(registry);
+  const fallbacks = counter(METRIC_NAMES.rateLimitFallbacks, 'Rate-limit decisions taken with this instance\'s share of the limits because Redis was not answering.', []).child();
 
   for (const kind of UPSTREAM_ERROR_KINDS) upstreamErrors.child(kind);
   for (const reason of AUTH_FAILURE_REASONS) authFailures.child(reason);
@@ -223,6 +234,8 @@ function createEventCounters(registry: Registry, surfaceOf: (s: string) => strin
     translationWarning: (kind) => warnings.child(warningOf(kind)).inc(),
     keyCache: (isHit) => (isHit ? hit : miss).inc(),
     retry: (reason) => retries.child(retryOf(reason)).inc(),
+    sharedStoreUp: (store, up) => storeUp.child(store).set(up ? 1 : 0),
+    rateLimitFallback: () => fallbacks.inc(),
     circuitState: (route, state) => {
       const name = routeOf(route);
       const current = stateOf(state);

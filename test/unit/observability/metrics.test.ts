@@ -210,7 +210,8 @@ t.test('every gateway metric name follows the conventions', async (t) => {
   for (const name of Object.values(N)) {
     t.match(name, /^model_gateway_[a-z_]+$/);
     if (name.endsWith('_total')) continue;
-    t.ok(/_(seconds|requests|streams|state)$/.test(name), `${name}: unit or noun suffix`);
+    // `_up` as in Prometheus's own `up`: 1 while a dependency answers.
+    t.ok(/_(seconds|requests|streams|state|up)$/.test(name), `${name}: unit or noun suffix`);
   }
 });
 
