@@ -22,7 +22,8 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{
 function expiry(value: string | null | undefined, now: number): string | null {
   if (value === undefined || value === null) return null;
   const ms = ISO_8601.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) throw new KeyStoreError(`expiry "${value}" is not an ISO-8601 date`);
+  // The value is not repeated: a key pasted into the wrong argument would be printed back.
+  if (Number.isNaN(ms)) throw new KeyStoreError('expiry is not an ISO-8601 date (such as 2027-01-31T00:00:00Z)');
   if (ms <= now) throw new KeyStoreError(`expiry ${new Date(ms).toISOString()} is in the past`);
   return new Date(ms).toISOString();
 }

@@ -65,6 +65,7 @@ t.test('bad arguments: one line on stderr, a non-zero exit, no usage text', asyn
     [['keys', 'create', '--customer', 'a', '--rpm', 'lots'], 2, 'model-gateway keys: --rpm must be a positive integer, got "lots"'],
     [['keys', 'create', '--customer', 'a', '--rpm', KEY], 2, 'model-gateway keys: --rpm must be a positive integer, got (not shown: 64 characters)'],
     [['keys', 'create', '--customer', 'a', KEY], 2, /^model-gateway keys: unexpected argument /],
+    [['keys', 'create', '--customer', 'a', '--expires', KEY], 1, /^model-gateway keys: expiry is not an ISO-8601 date \(such as /],
     [['keys', 'list', '--json=yes'], 2, /^model-gateway keys: option --json takes no value /],
     [['keys', 'list', `--${KEY}`], 2, /^model-gateway keys: unknown option \(usage: /],
     [['keys', 'revoke'], 2, /^model-gateway keys: expected one key id /],
