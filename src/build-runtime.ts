@@ -25,6 +25,7 @@ import { createMetrics } from './observability/metrics.js';
 import { AuthThrottle } from './ratelimit/auth-throttle.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import { MemoryRateLimiter } from './ratelimit/memory-limiter.js';
+import { shareAuthFailures } from './ratelimit/redis/fleet-auth-failures.js';
 import { startSharedLimiter } from './ratelimit/redis/shared-limiter.js';
 import { ResilientCaller } from './resilience/resilient-call.js';
 import { RetryPolicy } from './resilience/retry-policy.js';
@@ -115,6 +116,14 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
   // With Redis every instance (a cluster worker too) counts against the fleet's buckets.
   const shared = config.redisUrl === null ? null : await startSharedLimiter(config.redisUrl, config.redisPrefix, metrics, logger);
   const { limiter, authThrottle } = rateLimits(config.rateLimits.authFailuresPerMinute, clusterWorker, logger, shared?.limiter ?? null);
+  // Failed authentications count over the fleet too; the local throttle stays the fast path and the fallback.
+  if (shared !== null && authThrottle !== null) {
+    shareAuthFailures(authThrottle, shared.store.redis, {
+      prefix: shared.store.prefix,
+      failuresPerMinute: config.rateLimits.authFailuresPerMinute,
+      onError: (err) => logger.error({ err: errorMessage(err) }, 'recording a failed authentication in Redis failed'),
+    });
+  }
   const translatePool = config.translatePool.threads > 0 ? createTranslatePool(config.translatePool) : null;
 
   const runtime: Runtime = {
@@ -129,6 +138,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
     caller,
     limiter,
     authThrottle,
+    fleetStore: shared?.store ?? null,
     simulated: config.upstreamBaseUrl === null,
     usage,
     databaseReady: () => {
@@ -174,7 +184,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
 /**
  * The fleet's limiter (Redis) when there is one; otherwise a worker of serve --workers N counts against
  * the primary's buckets, and a lone process against its own. The failed-authentication throttle is
- * still per host (the primary's, for a worker).
+ * this host's (the primary's, for a worker); with Redis its failures are also counted over the fleet.
  */
 function rateLimits(
   authFailuresPerMinute: number,

@@ -8,6 +8,7 @@ import type { UsageWriter } from './metering/usage-writer.js';
 import type { GatewayMetrics } from './observability/metrics.js';
 import type { AuthThrottle } from './ratelimit/auth-throttle.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
+import type { FleetStore } from './ratelimit/redis/shared-limiter.js';
 import type { ResilientCaller } from './resilience/resilient-call.js';
 import type { RouteBreakers } from './resilience/route-breakers.js';
 import type { UpstreamClient } from './upstream/client.js';
@@ -35,6 +36,8 @@ export interface Runtime {
   readonly limiter: RateLimiter;
   /** Failed authentications per client address; null when GATEWAY_AUTH_FAILURES_PER_MINUTE is 0. */
   readonly authThrottle: AuthThrottle | null;
+  /** The Redis the fleet shares (REDIS_URL), for the dashboard's sign-in throttle; absent without one. */
+  readonly fleetStore?: FleetStore | null;
   /** True when answers come from the built-in simulator: every response says so. */
   readonly simulated: boolean;
   readonly usage: UsageWriter;

@@ -26,7 +26,8 @@ import type { ScryptCost } from './auth/passwords.js';
 import { PasswordHasher } from './auth/passwords.js';
 import type { SessionTimes } from './auth/session-store.js';
 import { DEFAULT_SESSION_TIMES, SessionStore } from './auth/session-store.js';
-import type { AttemptGuard } from './auth/sign-in-attempt.js';
+import { FleetSignInThrottle } from './auth/fleet-sign-in-throttle.js';
+import type { AttemptGuard, AttemptThrottle } from './auth/sign-in-attempt.js';
 import type { SignInThrottleOptions } from './auth/throttle.js';
 import { SignInThrottle } from './auth/throttle.js';
 import { UserStore } from './auth/user-store.js';
@@ -47,6 +48,17 @@ export interface DashboardDeps {
 /** Admin API bodies are small; this also bounds what an unauthenticated sign-in call can make us read. */
 const ADMIN_BODY_LIMIT = 64 * 1024;
 
+/** This process's count, also kept over the fleet when the instances share Redis. */
+function signInThrottle(rt: Runtime, options: SignInThrottleOptions | undefined): AttemptThrottle {
+  const local = new SignInThrottle(options);
+  const fleet = rt.fleetStore ?? null;
+  if (fleet === null) return local;
+  return new FleetSignInThrottle(local, fleet.redis, {
+    prefix: fleet.prefix,
+    onError: (err) => rt.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'counting a sign-in attempt in Redis failed'),
+  });
+}
+
 export function dashboardRoutes(rt: Runtime, deps: DashboardDeps): Route[] {
   // The start refuses such a token already; this keeps any other way of mounting the dashboard honest.
   if (!isStrongEnoughAdminToken(deps.adminToken)) throw new Error(`the admin token must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
@@ -54,7 +66,7 @@ export function dashboardRoutes(rt: Runtime, deps: DashboardDeps): Route[] {
   const passwords = new PasswordHasher(deps.passwordCost);
   const sessions = new SessionStore(deps.db, deps.sessionTimes ?? DEFAULT_SESSION_TIMES);
   // One throttle for sign-ins and bearer tokens alike.
-  const attempts: AttemptGuard = { throttle: new SignInThrottle(deps.throttle), trustedProxies: new Set(rt.config.rateLimits.trustedProxies) };
+  const attempts: AttemptGuard = { throttle: signInThrottle(rt, deps.throttle), trustedProxies: new Set(rt.config.rateLimits.trustedProxies) };
   const api = adminApiStage(
     [
       ...sessionRoutes({ adminToken: deps.adminToken, keyStore: deps.keyStore, sessions, users, passwords, ...attempts }),

@@ -2,7 +2,10 @@
 // address's bucket; an address whose bucket is empty is refused before its key is even looked at,
 // so guessing keys cannot drain the key store's shared lookup budget. IPv6 clients are grouped by
 // /64, the block one subscriber usually holds.
+// With a fleet (Redis), failures are also counted there by a listener (src/ratelimit/redis/fleet-auth-failures.ts),
+// and what the fleet answers, "this address must wait", is kept here, so the decision never waits for Redis.
 import { clipText, unshared } from '../json/clip-text.js';
+import { BlockedUntil } from './blocked-until.js';
 import { TokenBucket } from './token-bucket.js';
 
 const MINUTE_MS = 60_000;
@@ -11,6 +14,8 @@ const MAX_ADDRESS_CHARS = 100;
 
 export class AuthThrottle {
   private readonly buckets = new Map<string, TokenBucket>();
+  private readonly blockedByFleet: BlockedUntil;
+  private readonly failureListeners: Array<(address: string | undefined) => void> = [];
   private failures = 0;
 
   /**
@@ -21,18 +26,32 @@ export class AuthThrottle {
     private readonly failuresPerMinute: number,
     private readonly now: () => number = () => performance.now(),
     private readonly share: ((address: string | undefined) => void) | null = null,
-  ) {}
+  ) {
+    this.blockedByFleet = new BlockedUntil(now);
+  }
 
   /** Milliseconds this address must wait before it may try again (0: it may go on). */
   blockedFor(address: string | undefined): number {
-    if (this.buckets.size === 0) return 0;
-    const bucket = this.buckets.get(addressGroup(address));
-    return bucket === undefined ? 0 : bucket.msUntil(1, this.now());
+    if (this.size === 0) return 0;
+    const group = addressGroup(address);
+    const bucket = this.buckets.get(group);
+    return Math.max(bucket === undefined ? 0 : bucket.msUntil(1, this.now()), this.blockedByFleet.waitFor(group));
   }
 
   failed(address: string | undefined): void {
     this.count(address);
     this.share?.(address);
+    for (const listener of this.failureListeners) listener(address);
+  }
+
+  /** Also tells `listener` of every failure seen by this process (not those passed on by failedElsewhere). */
+  onFailure(listener: (address: string | undefined) => void): void {
+    this.failureListeners.push(listener);
+  }
+
+  /** The fleet's count says this address must wait `waitMs`: refused here too, without asking again. */
+  blockedElsewhere(address: string | undefined, waitMs: number): void {
+    this.blockedByFleet.block(unshared(addressGroup(address)), waitMs);
   }
 
   /** A failure another process of the same gateway saw. */
@@ -53,12 +72,14 @@ export class AuthThrottle {
     bucket.takeOne(now);
   }
 
+  /** Addresses with anything against them (0: nothing failed recently, no address to work out). */
   get size(): number {
-    return this.buckets.size;
+    return this.buckets.size + this.blockedByFleet.size;
   }
 
   sweep(now: number = this.now()): void {
     for (const [group, bucket] of this.buckets) if (bucket.isFull(now)) this.buckets.delete(group);
+    this.blockedByFleet.sweep();
   }
 }
 

@@ -38,7 +38,7 @@ async function changePassword(deps: PasswordDeps, req: ApiRequest) {
   const next = requiredNewPassword(req.body, 'newPassword');
   if (next === current) throw new GatewayError('invalid_request', 'The new password must differ from the current one.', { param: 'newPassword' });
 
-  const subjects = beginAttempt(deps, req.ctx.req, actor.email);
+  const subjects = await beginAttempt(deps, req.ctx.req, actor.email);
   const found = await deps.users.credentialsFor(actor.email);
   const check = found === null ? null : await deps.passwords.check(current, found.passwordHash);
   // 403, not 401: the session is fine, and a 401 would sign the page out.

@@ -42,7 +42,7 @@ async function signIn(deps: SessionDeps, req: ApiRequest) {
   if (token === null && (email === null || password === null)) {
     throw new GatewayError('invalid_request', 'Send either token (operators) or email and password (customer users).');
   }
-  const subjects = beginAttempt(deps, req.ctx.req, token !== null ? OPERATOR_ACCOUNT : normaliseEmail(email ?? '') ?? '?');
+  const subjects = await beginAttempt(deps, req.ctx.req, token !== null ? OPERATOR_ACCOUNT : normaliseEmail(email ?? '') ?? '?');
   const who = token !== null ? checkToken(deps, token) : await checkPassword(deps, subjects.account, password ?? '');
   if (who === null) throw new GatewayError('unauthenticated', REFUSED);
   deps.throttle.succeeded(subjects);

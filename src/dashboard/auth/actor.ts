@@ -38,7 +38,7 @@ export async function identify(req: IncomingMessage, deps: ActorDeps): Promise<C
     // A script calling the API with the admin token directly; anything else in Authorization (another
     // token, another scheme, a bare or empty value) is refused rather than ignored, so a caller never
     // silently acts as someone else (e.g. through a stale cookie), and counted like a failed sign-in.
-    const attempt = beginAttempt(deps, req, OPERATOR_ACCOUNT);
+    const attempt = await beginAttempt(deps, req, OPERATOR_ACCOUNT);
     const bearer = bearerToken(authorization);
     if (bearer === null || !secretEquals(bearer, deps.adminToken)) {
       throw new GatewayError('unauthenticated', 'The Authorization header is not "Bearer <admin token>".');

@@ -5,10 +5,17 @@ import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../../errors/codes.js';
 import { addressGroup } from '../../ratelimit/auth-throttle.js';
 import { clientAddress } from '../../ratelimit/client-address.js';
-import type { SignInThrottle, Subjects } from './throttle.js';
+import type { Subjects } from './throttle.js';
+
+/** This process's SignInThrottle, or the fleet's (fleet-sign-in-throttle.ts) when instances share Redis. */
+export interface AttemptThrottle {
+  /** 0 when the attempt may go ahead (it is then counted as failed until `succeeded`), else the ms until one may. */
+  begin(s: Subjects): number | Promise<number>;
+  succeeded(s: Subjects): void;
+}
 
 export interface AttemptGuard {
-  throttle: SignInThrottle;
+  throttle: AttemptThrottle;
   /** Proxies whose X-Forwarded-For is believed (GATEWAY_TRUSTED_PROXIES), as for the key throttle. */
   trustedProxies: ReadonlySet<string>;
 }
@@ -17,9 +24,9 @@ export interface AttemptGuard {
 export const OPERATOR_ACCOUNT = 'operator';
 
 /** Starts an attempt on `account` from the request's client, or throws 429 with retry-after. */
-export function beginAttempt(guard: AttemptGuard, req: IncomingMessage, account: string): Subjects {
+export async function beginAttempt(guard: AttemptGuard, req: IncomingMessage, account: string): Promise<Subjects> {
   const subjects: Subjects = { account, address: attemptAddress(guard, req) };
-  const waitMs = guard.throttle.begin(subjects);
+  const waitMs = await guard.throttle.begin(subjects);
   if (waitMs > 0) {
     const seconds = String(Math.ceil(waitMs / 1000));
     throw new GatewayError('rate_limited', 'Too many failed sign-ins; try again later.', { headers: { 'retry-after': seconds } });

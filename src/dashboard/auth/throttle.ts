@@ -8,7 +8,8 @@
 // failure, however long others keep guessing.
 // An attempt counts as a failure from the moment it starts and is forgiven when it succeeds, so many
 // parallel guesses cannot all slip in before the first one is judged. Kept in memory per process: bounded,
-// and a restart forgives.
+// and a restart forgives. With a fleet (Redis) the same rules are also applied to the fleet's counts
+// (fleet-sign-in-throttle.ts), and this process's count is the fallback while Redis is not answering.
 
 export interface ThrottleRule {
   /** Failures allowed inside the window; the next attempt is refused. */
@@ -53,6 +54,14 @@ export function accountDelayMs(failures: number, rule: BackoffRule): number {
   return Math.min(rule.maxMs, rule.baseMs * 2 ** (failures - rule.afterFailures));
 }
 
+/** The rules a throttle applies, and how many failures per account it keeps (for a fleet-wide count). */
+export interface SignInRules {
+  pair: ThrottleRule;
+  address: ThrottleRule;
+  account: BackoffRule;
+  accountKeep: number;
+}
+
 export class SignInThrottle {
   private readonly failures = new Map<string, number[]>();
   private readonly pair: ThrottleRule;
@@ -89,6 +98,20 @@ export class SignInThrottle {
     this.add(keys.address, this.address.windowMs, this.address.maxFailures);
     this.add(keys.account, this.account.windowMs, this.accountKeep);
     return 0;
+  }
+
+  get rules(): SignInRules {
+    return { pair: this.pair, address: this.address, account: this.account, accountKeep: this.accountKeep };
+  }
+
+  /** Takes back the attempt `begin` just counted: it did not happen after all (the fleet refused it). */
+  cancel(s: Subjects): void {
+    const keys = keysOf(s);
+    for (const key of [keys.pair, keys.address, keys.account]) {
+      const times = this.failures.get(key);
+      times?.pop();
+      if (times?.length === 0) this.failures.delete(key);
+    }
   }
 
   /**

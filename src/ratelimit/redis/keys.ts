@@ -17,3 +17,27 @@ export function customerEntry(prefix: string, customerId: string): string {
 export function instancesSet(prefix: string): string {
   return `${prefix}instances`;
 }
+
+/** Failed gateway-key authentications from one client address (grouped as the auth throttle groups them). */
+export function authFailuresEntry(prefix: string, addressGroup: string): string {
+  return `${prefix}authfail:${addressGroup}`;
+}
+
+export interface SignInEntries {
+  pair: string;
+  address: string;
+  account: string;
+}
+
+/**
+ * A sign-in's three counters. They share one hash tag, so the one script touching all three works on Redis
+ * Cluster too (sign-ins are few: one slot carries them easily). JSON keeps the pair unambiguous whatever
+ * characters an email or address holds.
+ */
+export function signInEntries(prefix: string, account: string, address: string): SignInEntries {
+  return {
+    pair: `${prefix}{signin}:pair:${JSON.stringify([account, address])}`,
+    address: `${prefix}{signin}:address:${address}`,
+    account: `${prefix}{signin}:account:${account}`,
+  };
+}

@@ -9,7 +9,7 @@ export interface LuaScript {
   readonly sha1: string;
 }
 
-function script(source: string): LuaScript {
+export function luaScript(source: string): LuaScript {
   return { source, sha1: createHash('sha1').update(source).digest('hex') };
 }
 
@@ -18,7 +18,7 @@ function script(source: string): LuaScript {
  * Returns [allowed '1'|'0', scope, retryAfterMs, keyTokens, customerTokens,
  *          reqLimit, reqRemaining, reqResetMs, tokLimit, tokRemaining, tokResetMs] ('' = no window).
  */
-export const ACQUIRE_SCRIPT = script(`${BUCKET_LUA}
+export const ACQUIRE_SCRIPT = luaScript(`${BUCKET_LUA}
 local now = clock(ARGV[1])
 local tokens = tonumber(ARGV[2])
 local keyRpm, keyTpm = limitOf(ARGV[3]), limitOf(ARGV[4])
@@ -103,7 +103,7 @@ return out
  * ARGV: pinnedNow, usedTokens, keyTokens, customerTokens, keyRpm, keyTpm, customerRpm, customerTpm.
  * Gives back what was reserved and not used, or records a debt when more was used.
  */
-export const SETTLE_SCRIPT = script(`${BUCKET_LUA}
+export const SETTLE_SCRIPT = luaScript(`${BUCKET_LUA}
 local now = clock(ARGV[1])
 local used = tonumber(ARGV[2])
 
@@ -135,7 +135,7 @@ return 1
  * KEYS[1]: the instances sorted set. ARGV: instanceId, ttlMs, leaving ('1' = remove this instance).
  * Scores are the server's clock, so instances need not agree on the time. Returns the live count.
  */
-export const HEARTBEAT_SCRIPT = script(`
+export const HEARTBEAT_SCRIPT = luaScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local ttl = tonumber(ARGV[2])

@@ -9,8 +9,15 @@ import { GuardedRedis } from './guarded-redis.js';
 import { InstanceRegistry } from './instance-registry.js';
 import { RedisRateLimiter } from './redis-limiter.js';
 
+/** The one Redis connection an instance has, with its key prefix: also used by the failure throttles. */
+export interface FleetStore {
+  readonly redis: GuardedRedis;
+  readonly prefix: string;
+}
+
 export interface SharedLimiter {
   readonly limiter: RateLimiter;
+  readonly store: FleetStore;
   close(): Promise<void>;
 }
 
@@ -32,6 +39,7 @@ export async function startSharedLimiter(url: string, prefix: string, metrics: G
   });
   return {
     limiter,
+    store: { redis, prefix },
     async close() {
       // Leave the instance set first, so the others' shares grow at once.
       await registry.stop();

@@ -146,3 +146,17 @@ t.test('memory stays bounded', async (t) => {
   t.equal(th.begin({ account: 'u0', address: 'other' }), 0);
   t.ok(th.begin({ account: 'new', address: 'same' }) > 0, 'the address reached 100 failures');
 });
+
+t.test('cancel takes back the attempt begin just counted, on the pair, the address and the account', async (t) => {
+  const c = clock();
+  const th = new SignInThrottle({ pair: { maxFailures: 2, windowMs: MINUTE }, address: { maxFailures: 2, windowMs: MINUTE }, account: noBackoff, now: c.now });
+  const s = { account: 'a@x', address: '3.3.3.3' };
+  t.equal(th.begin(s), 0);
+  t.equal(th.begin(s), 0);
+  th.cancel(s);
+  t.equal(th.begin({ account: 'b@x', address: '3.3.3.3' }), 0, 'the address has one attempt counted, not two');
+  th.cancel({ account: 'b@x', address: '3.3.3.3' });
+  t.equal(th.begin(s), 0, 'the pair has one attempt counted, not two');
+  t.ok(th.begin(s) > 0, 'and two after that one');
+  t.same(th.rules.pair, { maxFailures: 2, windowMs: MINUTE }, 'the rules are readable for a fleet-wide count');
+});

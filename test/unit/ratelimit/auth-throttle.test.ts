@@ -51,3 +51,21 @@ t.test('an address that is no address (a long header value) becomes a short key,
   t.ok(throttle.blockedFor(garbage) > 0);
   t.equal(throttle.blockedFor('10.0.0.1'), 0);
 });
+
+t.test('a block learnt from the fleet is answered locally until it ends', async (t) => {
+  let now = 0;
+  const throttle = new AuthThrottle(3, () => now);
+  const told: Array<string | undefined> = [];
+  throttle.onFailure((address) => told.push(address));
+  throttle.failed('10.0.0.1');
+  throttle.failedElsewhere('10.0.0.2');
+  t.same(told, ['10.0.0.1'], 'listeners hear of this process\'s failures only');
+  throttle.blockedElsewhere('2001:db8:1:2:3::9', 5000);
+  t.equal(throttle.blockedFor('2001:db8:1:2:ffff::1'), 5000, 'by address group, with no failure seen here');
+  t.equal(throttle.blockedFor('10.0.0.3'), 0);
+  now += 5000;
+  t.equal(throttle.blockedFor('2001:db8:1:2::1'), 0, 'and no longer once the wait is over');
+  now += 60_000;
+  throttle.sweep();
+  t.equal(throttle.size, 0, 'swept with the buckets');
+});
