@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from './config/config.js';
+import { ConfigError, MIN_OPERATOR_SECRET_LENGTH } from './config/config.js';
 
 export interface AdminToken {
   token: string;
@@ -13,7 +13,7 @@ export interface AdminToken {
   generated: boolean;
 }
 
-export const MIN_ADMIN_TOKEN_LENGTH = 32;
+export const MIN_ADMIN_TOKEN_LENGTH = MIN_OPERATOR_SECRET_LENGTH;
 
 export function isStrongEnoughAdminToken(token: string): boolean {
   return token.length >= MIN_ADMIN_TOKEN_LENGTH;

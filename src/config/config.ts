@@ -257,8 +257,8 @@ export interface MetricsEndpointSettings {
   token: string | null;
 }
 
-/** As the admin token: long enough that guessing it over the network is hopeless. */
-const MIN_METRICS_TOKEN_LENGTH = 32;
+/** Operator secrets (the admin token, the metrics token): long enough that guessing them over the network is hopeless. */
+export const MIN_OPERATOR_SECRET_LENGTH = 32;
 
 function metricsEndpointSettings(env: Env, main: { port: number; host: string }): MetricsEndpointSettings {
   const port = env.GATEWAY_METRICS_PORT === undefined || env.GATEWAY_METRICS_PORT.trim() === '' ? null : integer(env, 'GATEWAY_METRICS_PORT', 0, 0);
@@ -270,8 +270,8 @@ function metricsEndpointSettings(env: Env, main: { port: number; host: string })
   // Set but blank (an unfilled secret in a template) would silently leave /metrics open: refused.
   const raw = env.GATEWAY_METRICS_TOKEN;
   const token = raw === undefined ? null : raw.trim();
-  if (token !== null && token.length < MIN_METRICS_TOKEN_LENGTH) {
-    throw new ConfigError(`GATEWAY_METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters${token === '' ? ' (it is set but empty)' : ''}`);
+  if (token !== null && token.length < MIN_OPERATOR_SECRET_LENGTH) {
+    throw new ConfigError(`GATEWAY_METRICS_TOKEN must be at least ${MIN_OPERATOR_SECRET_LENGTH} characters${token === '' ? ' (it is set but empty)' : ''}`);
   }
   return { port, host, token };
 }

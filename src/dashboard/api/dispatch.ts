@@ -5,7 +5,7 @@ import { GatewayError } from '../../errors/codes.js';
 import type { Stage } from '../../pipeline/compose.js';
 import type { ActorDeps, Caller } from '../auth/actor.js';
 import { identify } from '../auth/actor.js';
-import { secretEquals } from '../auth/secret-equal.js';
+import { secretEquals } from '../../lib/secret-equal.js';
 import type { PathMatcher } from '../http/path-pattern.js';
 import { compilePattern } from '../http/path-pattern.js';
 import { sendJson } from '../http/send.js';

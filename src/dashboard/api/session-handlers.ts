@@ -3,7 +3,7 @@
 import { GatewayError } from '../../errors/codes.js';
 import type { KeyStore } from '../../keys/key-store.js';
 import type { PasswordHasher } from '../auth/passwords.js';
-import { secretEquals } from '../auth/secret-equal.js';
+import { secretEquals } from '../../lib/secret-equal.js';
 import { credentialTag } from '../auth/session-store.js';
 import type { Role, SessionStore } from '../auth/session-store.js';
 import { beginAttempt, OPERATOR_ACCOUNT } from '../auth/sign-in-attempt.js';

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../../errors/codes.js';
 import { readCookie, SESSION_COOKIE } from '../http/cookies.js';
 import type { Actor } from '../api/types.js';
-import { secretEquals } from './secret-equal.js';
+import { secretEquals } from '../../lib/secret-equal.js';
 import { beginAttempt, OPERATOR_ACCOUNT } from './sign-in-attempt.js';
 import type { AttemptGuard } from './sign-in-attempt.js';
 import { credentialTag } from './session-store.js';

@@ -1,7 +1,7 @@
 // GATEWAY_METRICS_TOKEN: a scrape must bring the token as a bearer credential. The exposition names
 // customers, models and traffic volumes, which an operator may not want readable by whoever reaches
 // the port.
-import { secretEquals } from '../../dashboard/auth/secret-equal.js';
+import { secretEquals } from '../../lib/secret-equal.js';
 import { GatewayError } from '../../errors/codes.js';
 import type { Stage } from '../../pipeline/compose.js';
 import { credentialOf } from '../auth.js';
