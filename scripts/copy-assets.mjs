@@ -1,7 +1,7 @@
 // Copies non-TypeScript runtime assets (SQL migrations, dashboard static files) next to the compiled JS.
 import { cpSync, existsSync } from 'node:fs';
 const pairs = [
-  ['src/db/migrations', 'dist/src/db/migrations'],
+  ['src/stores/sqlite/migrations', 'dist/src/stores/sqlite/migrations'],
   ['src/dashboard/static', 'dist/src/dashboard/static'],
   ['src/stores/postgres/migrations', 'dist/src/stores/postgres/migrations'],
 ];

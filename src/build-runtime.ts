@@ -13,12 +13,7 @@ import { DEFAULT_MODELS } from './catalog/model.js';
 import { clusterLimits } from './cluster/limits-channel.js';
 import { clusterWideMetrics } from './cluster/metrics-channel.js';
 import type { GatewayConfig } from './config/config.js';
-import { openDatabase } from './db/open.js';
-import type { Db } from './db/open.js';
 import { KeyCache } from './keys/key-cache.js';
-import { SqliteKeyStore } from './keys/sqlite-key-store.js';
-import { SqliteUsageStore } from './metering/sqlite-usage-store.js';
-import { ROWS_PER_HANDOVER, ThreadedUsageStore } from './metering/threaded-usage-store.js';
 import { UsageWriter } from './metering/usage-writer.js';
 import { createLogger } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
@@ -32,6 +27,8 @@ import { RetryPolicy } from './resilience/retry-policy.js';
 import { RouteBreakers } from './resilience/route-breakers.js';
 import type { Runtime } from './runtime.js';
 import { startSimulator } from './simulator/index.js';
+import { openStores } from './stores/open-stores.js';
+import type { Stores } from './stores/stores.js';
 import type { Simulator } from './simulator/index.js';
 import { UpstreamClient } from './upstream/client.js';
 import { createTranslatePool } from './workers/pool.js';
@@ -40,10 +37,8 @@ export interface BuiltRuntime {
   runtime: Runtime;
   adminToken: string;
   adminTokenPath: string | null;
-  keyStore: SqliteKeyStore;
-  usageStore: SqliteUsageStore;
-  /** The open database, for components with their own tables (the dashboard's users and sessions). */
-  db: Db;
+  /** Keys, usage, dashboard users and sessions, in whichever database DATABASE_URL names. */
+  stores: Stores;
   simulator: Simulator | null;
   close(): Promise<void>;
 }
@@ -65,21 +60,21 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
   const admin = ensureAdminToken(config.adminToken, config.dataDir);
   const secrets = [config.upstreamApiKey, admin.token, config.metrics.token].filter((s): s is string => s !== null);
   const logger = createLogger({ level: config.logLevel, destination: overrides.logDestination, secrets });
-  const db = openDatabase(config.databaseUrl);
-  const keyStore = new SqliteKeyStore(db);
-  const usageStore = new SqliteUsageStore(db);
-  // A database file takes its usage rows and the keys' last-use times on a thread of its own, so the
-  // event loop never waits for a write lock; one in memory cannot be shared with a thread.
-  const usageWrites = db.memory ? null : new ThreadedUsageStore(config.databaseUrl, usageStore);
-  const keys = new KeyCache(keyStore, {
+  const stores = await openStores(config.databaseUrl, {
+    onIdleError: (err) => logger.warn({ err: errorMessage(err) }, 'an idle database connection failed; it is replaced on next use'),
+    onListenerError: (err) => logger.warn({ err: errorMessage(err) }, 'the key change listener lost its connection; polling continues'),
+  });
+  const keys = new KeyCache(stores.keys, {
     refreshMs: config.keyRefreshMs,
-    lastUsedWriter: usageWrites ?? keyStore,
+    lastUsedWriter: stores.writes.lastUse,
     onError: (err, during) => logger.error({ during, err: errorMessage(err) }, 'key cache background work failed; serving the keys it has'),
   });
   await keys.start();
-  const usage = new UsageWriter(usageWrites ?? usageStore, {
+  // Another instance's key change is read at once, not at the next poll.
+  if (stores.shared) await stores.watchKeyChanges(() => void keys.refresh().catch(() => {}));
+  const usage = new UsageWriter(stores.writes.usage, {
     flushMs: config.usageFlushMs,
-    rowsPerWrite: usageWrites === null ? undefined : ROWS_PER_HANDOVER,
+    rowsPerWrite: stores.writes.rowsPerWrite,
     onError: (err) => logger.error({ err: errorMessage(err), pending: usage.pending }, 'usage write failed; the batch is kept and retried'),
   });
 
@@ -141,14 +136,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
     fleetStore: shared?.store ?? null,
     simulated: config.upstreamBaseUrl === null,
     usage,
-    databaseReady: () => {
-      try {
-        db.prepare('SELECT 1').get();
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    stores,
     lifecycle: { draining: false, inFlight: 0 },
     translatePool,
   };
@@ -158,9 +146,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
     runtime,
     adminToken: admin.token,
     adminTokenPath: admin.path,
-    keyStore,
-    usageStore,
-    db,
+    stores,
     simulator,
     close() {
       // Idempotent: a signal handler and a test teardown may both ask.
@@ -168,12 +154,11 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
         catalogue.close();
         await keys.close();
         await usage.close();
-        await usageWrites?.close();
         await upstream.close().catch(() => upstream.destroy());
         await translatePool?.close();
         await shared?.close();
         if (ownSimulator) await simulator?.close();
-        db.close();
+        await stores.close();
         logger.flush();
       })();
       return closing;

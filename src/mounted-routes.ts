@@ -5,5 +5,5 @@ import { dashboardRoutes } from './dashboard/routes.js';
 import type { Route } from './routes.js';
 
 export function mountedRoutes(built: BuiltRuntime): Route[] {
-  return dashboardRoutes(built.runtime, { keyStore: built.keyStore, usageStore: built.usageStore, db: built.db, adminToken: built.adminToken });
+  return dashboardRoutes(built.runtime, { stores: built.stores, adminToken: built.adminToken });
 }

@@ -11,6 +11,7 @@ import type { RateLimiter } from './ratelimit/limiter.js';
 import type { FleetStore } from './ratelimit/redis/shared-limiter.js';
 import type { ResilientCaller } from './resilience/resilient-call.js';
 import type { RouteBreakers } from './resilience/route-breakers.js';
+import type { Stores } from './stores/stores.js';
 import type { UpstreamClient } from './upstream/client.js';
 import type { TranslatePool } from './workers/pool.js';
 
@@ -41,8 +42,8 @@ export interface Runtime {
   /** True when answers come from the built-in simulator: every response says so. */
   readonly simulated: boolean;
   readonly usage: UsageWriter;
-  /** Answers whether the database can be reached (for /readyz). */
-  readonly databaseReady: () => boolean;
+  /** Keys, usage, dashboard users and sessions (for /readyz: whether the database answers). */
+  readonly stores: Stores;
   readonly lifecycle: Lifecycle;
   /** Worker threads for large chat bodies; null when translation runs inline only. */
   readonly translatePool: TranslatePool | null;

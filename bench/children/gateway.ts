@@ -9,7 +9,7 @@ import { failStart, send, serveStats } from './stats.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const built = await buildRuntime(config);
-  const { key } = await built.keyStore.createKey({ customerName: 'bench', name: 'bench load' });
+  const { key } = await built.stores.keys.createKey({ customerName: 'bench', name: 'bench load' });
   const server = createHttpServer(createGateway(built.runtime), config.limits);
   const address = await listen(server, config.port, config.host);
   serveStats({

@@ -3,9 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../../src/db/open.js';
+import { openDatabase } from '../../src/stores/sqlite/open.js';
 import { KeyCache } from '../../src/keys/key-cache.js';
-import { SqliteKeyStore } from '../../src/keys/sqlite-key-store.js';
+import { SqliteKeyStore } from '../../src/stores/sqlite/sqlite-key-store.js';
 import type { MicroCase } from './harness.js';
 import { formatResults, isMain, measure } from './harness.js';
 

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { openDatabase } from '../../src/db/open.js';
-import { SqliteUsageStore } from '../../src/metering/sqlite-usage-store.js';
-import { ROWS_PER_HANDOVER, ThreadedUsageStore } from '../../src/metering/threaded-usage-store.js';
+import { openDatabase } from '../../src/stores/sqlite/open.js';
+import { SqliteUsageStore } from '../../src/stores/sqlite/sqlite-usage-store.js';
+import { ROWS_PER_HANDOVER, ThreadedUsageStore } from '../../src/stores/sqlite/threaded-usage-store.js';
 import type { UsageRecord, UsageStore } from '../../src/metering/usage-store.js';
 import { UsageWriter } from '../../src/metering/usage-writer.js';
 

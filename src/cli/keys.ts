@@ -1,10 +1,9 @@
 // `model-gateway keys create|list|revoke`: key management from the command line, safe beside a running server
-// (SQLite in WAL mode; a running server sees a revocation at its next key refresh, within a second by default).
-import { withDatabase } from '../db/with-database.js';
+// (SQLite in WAL mode, or the fleet's PostgreSQL; every running instance sees a revocation within a second or two).
 import { KEY_TAG } from '../keys/key-format.js';
 import type { KeyRecord, KeyStore } from '../keys/key-store.js';
 import { keyStatus } from '../keys/key-status.js';
-import { SqliteKeyStore } from '../keys/sqlite-key-store.js';
+import { withStores } from '../stores/open-stores.js';
 import { ArgError, parseCommandArgs, positiveIntegerArg, processIo, runCommand, shownArgument, type CliIo } from './args.js';
 import { formatTable, json, shortTime } from './output.js';
 
@@ -27,7 +26,7 @@ export async function runKeys(argv: string[], env: KeysEnv, io: CliIo = processI
     const [name, ...rest] = argv;
     const sub = name !== undefined && Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
     if (sub === undefined) throw new ArgError(`expected create, list or revoke (usage: ${Object.values(USAGE).join(' | ')})`);
-    return withDatabase(env.databaseUrl, (db) => sub(rest, new SqliteKeyStore(db), io));
+    return withStores(env.databaseUrl, (stores) => sub(rest, stores.keys, io));
   });
 }
 

@@ -1,7 +1,5 @@
 // `model-gateway usage`: requests and tokens per day, customer and model, read from the usage records.
-import { withDatabase } from '../db/with-database.js';
-import { SqliteKeyStore } from '../keys/sqlite-key-store.js';
-import { SqliteUsageStore } from '../metering/sqlite-usage-store.js';
+import { withStores } from '../stores/open-stores.js';
 import { isDay, type UsageQuery, type UsageRow, type UsageTotals } from '../metering/usage-store.js';
 import { ArgError, parseCommandArgs, processIo, runCommand, type CliIo } from './args.js';
 import { formatTable, json } from './output.js';
@@ -30,14 +28,14 @@ export async function runUsage(argv: string[], env: UsageEnv, io: CliIo = proces
       const day = values[flag];
       if (day !== undefined && !isDay(day)) throw new ArgError(`--${flag} must be a date YYYY-MM-DD, got "${day}"`);
     }
-    return withDatabase(env.databaseUrl, async (db) => {
+    return withStores(env.databaseUrl, async (stores) => {
       const query: UsageQuery = { keyId: values.key, model: values.model, since: values.since, until: values.until };
       if (values.customer !== undefined) {
-        const customer = await new SqliteKeyStore(db).getCustomerByName(values.customer);
+        const customer = await stores.keys.getCustomerByName(values.customer);
         if (customer === null) throw new Error(`no customer named "${values.customer}"`);
         query.customerId = customer.id;
       }
-      const store = new SqliteUsageStore(db);
+      const store = stores.usage;
       const [rows, totals] = await Promise.all([store.query(query), store.totals(query)]);
       io.out(values.json ? json({ rows, totals }) : usageTable(rows, totals));
       return 0;

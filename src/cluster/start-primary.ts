@@ -2,13 +2,13 @@
 // admin token file, applying database migrations), so workers never race each other to do it.
 import { ensureAdminToken } from '../admin-token.js';
 import type { GatewayConfig } from '../config/config.js';
-import { openDatabase } from '../db/open.js';
+import { openStores } from '../stores/open-stores.js';
 import { createLogger } from '../observability/logger.js';
 import { runPrimary } from './primary.js';
 
-export function startClusterPrimary(config: GatewayConfig, workers: number): Promise<number> {
+export async function startClusterPrimary(config: GatewayConfig, workers: number): Promise<number> {
   const admin = ensureAdminToken(config.adminToken, config.dataDir);
-  openDatabase(config.databaseUrl).close();
+  await (await openStores(config.databaseUrl)).close();
   const secrets = [config.upstreamApiKey, admin.token, config.metrics.token].filter((s): s is string => s !== null);
   const logger = createLogger({ level: config.logLevel, secrets });
   logger.info({ workers }, 'starting gateway workers');

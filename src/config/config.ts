@@ -1,7 +1,7 @@
 // The only reader of process.env: settings are parsed and validated once, then frozen.
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
-import { parseDatabaseUrl } from '../db/database-url.js';
+import { parseDatabaseUrl } from '../stores/database-url.js';
 
 export interface Limits {
   bodyBytes: number;

@@ -1,7 +1,6 @@
 // The dashboard's routes for the gateway's route table: pages under /dashboard, the JSON API under
 // /admin/api. Both share the gateway's request id, access log, metrics and error shape.
 import { isStrongEnoughAdminToken, MIN_ADMIN_TOKEN_LENGTH } from '../admin-token.js';
-import type { Db } from '../db/open.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { UsageStore } from '../metering/usage-store.js';
 import type { Handler, Stage } from '../pipeline/compose.js';
@@ -26,18 +25,16 @@ import type { ScryptCost } from './auth/passwords.js';
 import { PasswordHasher } from './auth/passwords.js';
 import type { SessionTimes } from './auth/session-store.js';
 import { DEFAULT_SESSION_TIMES, SessionStore } from './auth/session-store.js';
+import type { Stores } from '../stores/stores.js';
 import { FleetSignInThrottle } from './auth/fleet-sign-in-throttle.js';
 import type { AttemptGuard, AttemptThrottle } from './auth/sign-in-attempt.js';
 import type { SignInThrottleOptions } from './auth/throttle.js';
 import { SignInThrottle } from './auth/throttle.js';
-import { UserStore } from './auth/user-store.js';
 import { API_ANSWER_HEADERS } from './http/send.js';
 import { DASHBOARD_PREFIX, staticFilesStage } from './http/static-files.js';
 
 export interface DashboardDeps {
-  keyStore: KeyStore;
-  usageStore: UsageStore;
-  db: Db;
+  stores: Pick<Stores, 'keys' | 'usage' | 'users' | 'sessions'>;
   adminToken: string;
   sessionTimes?: SessionTimes;
   throttle?: SignInThrottleOptions;
@@ -62,19 +59,19 @@ function signInThrottle(rt: Runtime, options: SignInThrottleOptions | undefined)
 export function dashboardRoutes(rt: Runtime, deps: DashboardDeps): Route[] {
   // The start refuses such a token already; this keeps any other way of mounting the dashboard honest.
   if (!isStrongEnoughAdminToken(deps.adminToken)) throw new Error(`the admin token must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
-  const users = new UserStore(deps.db);
+  const { keys: keyStore, usage: usageStore, users } = deps.stores;
   const passwords = new PasswordHasher(deps.passwordCost);
-  const sessions = new SessionStore(deps.db, deps.sessionTimes ?? DEFAULT_SESSION_TIMES);
+  const sessions = new SessionStore(deps.stores.sessions, deps.sessionTimes ?? DEFAULT_SESSION_TIMES);
   // One throttle for sign-ins and bearer tokens alike.
   const attempts: AttemptGuard = { throttle: signInThrottle(rt, deps.throttle), trustedProxies: new Set(rt.config.rateLimits.trustedProxies) };
   const api = adminApiStage(
     [
-      ...sessionRoutes({ adminToken: deps.adminToken, keyStore: deps.keyStore, sessions, users, passwords, ...attempts }),
+      ...sessionRoutes({ adminToken: deps.adminToken, keyStore, sessions, users, passwords, ...attempts }),
       ...passwordRoutes({ users, sessions, passwords, ...attempts }),
-      ...customerRoutes(deps.keyStore),
-      ...keyRoutes({ keyStore: deps.keyStore, catalogue: rt.catalogue, keyCache: rt.keys, customerLimits: customerLimitsLookup(rt.config.rateLimits.customers) }),
-      ...usageRoutes(deps.keyStore, deps.usageStore),
-      ...userRoutes(deps.keyStore, users, passwords),
+      ...customerRoutes(keyStore),
+      ...keyRoutes({ keyStore, catalogue: rt.catalogue, keyCache: rt.keys, customerLimits: customerLimitsLookup(rt.config.rateLimits.customers) }),
+      ...usageRoutes(keyStore, usageStore),
+      ...userRoutes(keyStore, users, passwords),
       ...modelRoutes(rt.catalogue),
     ],
     { adminToken: deps.adminToken, sessions, users, ...attempts },

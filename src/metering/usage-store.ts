@@ -51,6 +51,9 @@ export interface UsageStore {
   totals(q?: UsageQuery): Promise<UsageTotals>;
 }
 
+/** What a writer of usage needs from a store. */
+export type UsageSink = Pick<UsageStore, 'insertBatch'>;
+
 export class UsageQueryError extends Error {
   override name = 'UsageQueryError';
 }

@@ -4,7 +4,7 @@
 // The gateway's store for a database file writes on a thread of its own (threaded-usage-store.ts);
 // a store that writes on the event loop (SQLite is synchronous, ~2.5 µs a row) would otherwise hold
 // every request that arrives meanwhile: 500 rows in one go took ~1.3 ms, 64 rows ~0.2 ms.
-import type { UsageRecord, UsageStore } from './usage-store.js';
+import type { UsageRecord, UsageSink } from './usage-store.js';
 
 export interface UsageWriterOptions {
   /** Default 1000. */
@@ -37,7 +37,7 @@ export class UsageWriter {
   private readonly onError: (err: unknown) => void;
 
   constructor(
-    private readonly store: UsageStore,
+    private readonly store: UsageSink,
     opts: UsageWriterOptions = {},
   ) {
     this.flushAt = opts.flushAt ?? 500;

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import type { BenchResults } from '../../bench/report.js';
-import { runTs } from '../unit/db/fixtures/run-ts.js';
+import { runTs } from '../unit/stores-sqlite/fixtures/run-ts.js';
 
 const SCENARIOS = ['messages', 'messages-stream', 'chat', 'chat-stream', 'chat-tools', 'auth-rejected', 'chat-1mib-mix'];
 

@@ -1,8 +1,8 @@
 // The store contracts on the embedded SQLite database, a fresh file per test.
 import t from 'tap';
-import { openDatabase } from '../../src/db/open.js';
-import { SqliteKeyStore } from '../../src/keys/sqlite-key-store.js';
-import { SqliteUsageStore } from '../../src/metering/sqlite-usage-store.js';
+import { openDatabase } from '../../src/stores/sqlite/open.js';
+import { SqliteKeyStore } from '../../src/stores/sqlite/sqlite-key-store.js';
+import { SqliteUsageStore } from '../../src/stores/sqlite/sqlite-usage-store.js';
 import { tempDatabaseUrl } from '../unit/keys/fixtures/store.js';
 import { keyStoreContract } from './key-store.contract.js';
 import { usageStoreContract } from './usage-store.contract.js';

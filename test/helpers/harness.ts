@@ -89,7 +89,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     server,
     dataDir,
     async createKey(k: KeyOptions = {}) {
-      const { record, key } = await built.keyStore.createKey({
+      const { record, key } = await built.stores.keys.createKey({
         customerName: k.customer ?? 'acme',
         name: k.name ?? 'test key',
         expiresAt: k.expiresAt ?? null,

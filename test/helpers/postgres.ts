@@ -74,5 +74,5 @@ export async function migratedDatabase(t: Test): Promise<{ url: string; pool: pg
 
 /** Empties every table the stores write, between the tests of one file. */
 export async function emptyStores(pool: pg.Pool): Promise<void> {
-  await pool.query('TRUNCATE usage_records, usage_daily, api_keys, customers');
+  await pool.query('TRUNCATE usage_records, usage_daily, dashboard_sessions, dashboard_users, api_keys, customers');
 }

@@ -1,8 +1,6 @@
-// Dashboard sessions in the database: the cookie holds 256 random bits, the table only their SHA-256.
+// Dashboard sessions, kept in the database (SessionRows): the cookie holds 256 random bits, the table only their SHA-256.
 // A session ends at sign-out, after an idle period, or at an absolute lifetime, whichever comes first.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Statement } from 'better-sqlite3';
-import type { Db } from '../../db/open.js';
 
 export type Role = 'operator' | 'customer';
 
@@ -27,14 +25,28 @@ export interface SessionTimes {
 
 export const DEFAULT_SESSION_TIMES: SessionTimes = Object.freeze({ lifetimeMs: 12 * 3600_000, idleMs: 2 * 3600_000 });
 
-interface SessionRow {
+/** A session as stored: only the SHA-256 of its cookie value identifies it. */
+export interface SessionRow {
+  idHash: Buffer;
   role: Role;
-  user_id: string | null;
-  credential_tag: string | null;
-  csrf_token: string;
-  created_at: number;
-  last_seen_at: number;
-  expires_at: number;
+  userId: string | null;
+  credentialTag: string | null;
+  csrfToken: string;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+}
+
+/** Where sessions are kept (SQLite or PostgreSQL, src/stores/); the rules about them are SessionStore's. */
+export interface SessionRows {
+  insert(row: SessionRow): Promise<void>;
+  get(idHash: Buffer): Promise<SessionRow | null>;
+  touch(idHash: Buffer, lastSeenAt: number): Promise<void>;
+  remove(idHash: Buffer): Promise<void>;
+  /** Deletes sessions that expired by `now` or were last seen at or before `idleSince`. */
+  sweep(now: number, idleSince: number): Promise<void>;
+  /** Deletes the user's sessions except `keepHash`; returns how many. */
+  removeOthersOfUser(userId: string, keepHash: Buffer): Promise<number>;
 }
 
 /** last_seen_at is written at most this often, so reads do not turn every page view into a write. */
@@ -50,71 +62,50 @@ export function credentialTag(secret: string): string {
 }
 
 export class SessionStore {
-  private readonly sql: {
-    insert: Statement<[Buffer, Role, string | null, string | null, string, number, number, number]>;
-    get: Statement<[Buffer], SessionRow>;
-    touch: Statement<[number, Buffer]>;
-    remove: Statement<[Buffer]>;
-    sweep: Statement<[number, number]>;
-    removeOthersOfUser: Statement<[string, Buffer]>;
-  };
-
   constructor(
-    db: Db,
+    private readonly rows: SessionRows,
     private readonly times: SessionTimes = DEFAULT_SESSION_TIMES,
     private readonly now: () => number = Date.now,
-  ) {
-    this.sql = {
-      insert: db.prepare(
-        `INSERT INTO dashboard_sessions (id_hash, role, user_id, credential_tag, csrf_token, created_at, last_seen_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      get: db.prepare('SELECT * FROM dashboard_sessions WHERE id_hash = ?'),
-      touch: db.prepare('UPDATE dashboard_sessions SET last_seen_at = ? WHERE id_hash = ?'),
-      remove: db.prepare('DELETE FROM dashboard_sessions WHERE id_hash = ?'),
-      sweep: db.prepare('DELETE FROM dashboard_sessions WHERE expires_at <= ? OR last_seen_at <= ?'),
-      removeOthersOfUser: db.prepare('DELETE FROM dashboard_sessions WHERE user_id = ? AND id_hash <> ?'),
-    };
-  }
+  ) {}
 
   /** Returns the cookie value (the only place the session id exists) and the session. */
   async create(role: Role, userId: string | null, tag: string | null = null): Promise<{ id: string; session: Session }> {
     const now = this.now();
-    this.sql.sweep.run(now, now - this.times.idleMs); // ended sessions are cleared whenever a new one starts
+    await this.rows.sweep(now, now - this.times.idleMs); // ended sessions are cleared whenever a new one starts
     const id = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(24).toString('base64url');
     const session: Session = { role, userId, credentialTag: tag, csrfToken, createdAt: now, expiresAt: now + this.times.lifetimeMs };
-    this.sql.insert.run(hashId(id), role, userId, tag, csrfToken, now, now, session.expiresAt);
+    await this.rows.insert({ idHash: hashId(id), ...session, lastSeenAt: now });
     return { id, session };
   }
 
   /** The live session for a cookie value, or null (unknown, ended, or idle too long). */
   async get(id: string): Promise<Session | null> {
     const key = hashId(id);
-    const row = this.sql.get.get(key);
+    const row = await this.rows.get(key);
     if (!row) return null;
     const now = this.now();
-    if (row.expires_at <= now || row.last_seen_at <= now - this.times.idleMs) {
-      this.sql.remove.run(key);
+    if (row.expiresAt <= now || row.lastSeenAt <= now - this.times.idleMs) {
+      await this.rows.remove(key);
       return null;
     }
-    if (now - row.last_seen_at >= TOUCH_EVERY_MS) this.sql.touch.run(now, key);
+    if (now - row.lastSeenAt >= TOUCH_EVERY_MS) await this.rows.touch(key, now);
     return {
       role: row.role,
-      userId: row.user_id,
-      credentialTag: row.credential_tag,
-      csrfToken: row.csrf_token,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
+      userId: row.userId,
+      credentialTag: row.credentialTag,
+      csrfToken: row.csrfToken,
+      createdAt: row.createdAt,
+      expiresAt: row.expiresAt,
     };
   }
 
   async remove(id: string): Promise<void> {
-    this.sql.remove.run(hashId(id));
+    await this.rows.remove(hashId(id));
   }
 
   /** Ends every session of the user except the one with cookie value `keepId`. Returns how many ended. */
   async removeOthersOfUser(userId: string, keepId: string): Promise<number> {
-    return this.sql.removeOthersOfUser.run(userId, hashId(keepId)).changes;
+    return this.rows.removeOthersOfUser(userId, hashId(keepId));
   }
 }

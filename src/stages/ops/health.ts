@@ -13,9 +13,11 @@ export const healthzStage: Stage = json(200, { status: 'ok' });
 export function readyzStage(rt: Runtime): Stage {
   const { breakers } = rt;
   return async (ctx) => {
-    const database = rt.databaseReady();
+    const database = (await rt.stores.ready()).database === 'up';
     const draining = rt.lifecycle.draining;
-    const ready = database && !draining;
+    // A database the whole fleet shares being down is reported, not a reason to fail every instance
+    // at once: each keeps serving the keys it has loaded. This host's own database file is one.
+    const ready = (database || rt.stores.shared) && !draining;
     const body = JSON.stringify({
       status: ready ? 'ready' : 'not_ready',
       draining,

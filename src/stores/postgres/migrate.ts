@@ -3,7 +3,7 @@
 // what is pending, the others wait, then find nothing left to do. Migrations are additive only, so an
 // older instance keeps working on the newer schema while the fleet rolls.
 import pg from 'pg';
-import { loadMigrations, type Migration } from '../../db/migrate.js';
+import { loadMigrations, type Migration } from '../migration-files.js';
 
 export interface PgMigrateOptions {
   /** How long to wait for another instance's run to finish. Default 60 s. */

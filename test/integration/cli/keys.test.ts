@@ -1,9 +1,9 @@
 import t from 'tap';
 import { join } from 'node:path';
-import { openDatabase } from '../../../src/db/open.js';
+import { openDatabase } from '../../../src/stores/sqlite/open.js';
 import { KeyCache } from '../../../src/keys/key-cache.js';
 import { parseKey } from '../../../src/keys/key-format.js';
-import { SqliteKeyStore } from '../../../src/keys/sqlite-key-store.js';
+import { SqliteKeyStore } from '../../../src/stores/sqlite/sqlite-key-store.js';
 import { cliOn, tempCli } from './fixtures/cli.js';
 
 t.test('keys create prints the key alone; the key authenticates', async (t) => {
@@ -132,7 +132,7 @@ t.test('an unopenable database fails with one line, never showing credentials', 
   const cases: Array<[string, RegExp]> = [
     [`file:${join(dir, 'plain-file', 'gw.db')}`, /cannot open database/],
     [`file:${join(dir, 'junk.db')}`, /cannot open database .*junk\.db: file is not a database/],
-    ['postgres://admin:hunter2@db.internal/gw', /PostgreSQL support is not built yet/],
+    ['postgres://admin:hunter2@127.0.0.1:1/gw', /cannot open the PostgreSQL database: .*ECONNREFUSED/],
     ['mysql://db/gw', /DATABASE_URL must start with/],
   ];
   for (const [url, reason] of cases) {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import t from 'tap';
 import { request } from 'undici';
-import { openDatabase } from '../../../src/db/open.js';
+import { openDatabase } from '../../../src/stores/sqlite/open.js';
 
 const MAIN = join(import.meta.dirname, '../../../src/main.ts');
 const tsLoader = process.execArgv.filter((arg) => arg.includes('@tapjs/typescript'));

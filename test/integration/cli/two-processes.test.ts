@@ -2,13 +2,13 @@
 // keys it revokes are refused after the gateway's next refresh.
 import t from 'tap';
 import { fileURLToPath } from 'node:url';
-import { openDatabase } from '../../../src/db/open.js';
+import { openDatabase } from '../../../src/stores/sqlite/open.js';
 import { KeyCache } from '../../../src/keys/key-cache.js';
 import { parseKey } from '../../../src/keys/key-format.js';
-import { SqliteKeyStore } from '../../../src/keys/sqlite-key-store.js';
-import { SqliteUsageStore } from '../../../src/metering/sqlite-usage-store.js';
+import { SqliteKeyStore } from '../../../src/stores/sqlite/sqlite-key-store.js';
+import { SqliteUsageStore } from '../../../src/stores/sqlite/sqlite-usage-store.js';
 import { UsageWriter } from '../../../src/metering/usage-writer.js';
-import { runTs } from '../../unit/db/fixtures/run-ts.js';
+import { runTs } from '../../unit/stores-sqlite/fixtures/run-ts.js';
 import { usageRecord } from '../../unit/metering/fixtures/usage-record.js';
 import { waitFor } from '../../helpers/wait.js';
 import { tempCli } from './fixtures/cli.js';

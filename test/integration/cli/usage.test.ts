@@ -1,7 +1,7 @@
 import t from 'tap';
-import { openDatabase } from '../../../src/db/open.js';
-import { SqliteKeyStore } from '../../../src/keys/sqlite-key-store.js';
-import { SqliteUsageStore } from '../../../src/metering/sqlite-usage-store.js';
+import { openDatabase } from '../../../src/stores/sqlite/open.js';
+import { SqliteKeyStore } from '../../../src/stores/sqlite/sqlite-key-store.js';
+import { SqliteUsageStore } from '../../../src/stores/sqlite/sqlite-usage-store.js';
 import { usageRecord } from '../../unit/metering/fixtures/usage-record.js';
 import { tempCli } from './fixtures/cli.js';
 

@@ -32,12 +32,12 @@ t.test('no-store and nosniff on every admin API answer', async (t) => {
       name: 'a handler that throws',
       status: 500,
       send: async () => {
-        const listCustomers = h.built.keyStore.listCustomers;
-        h.built.keyStore.listCustomers = () => Promise.reject(new Error('the database went away'));
+        const listCustomers = h.built.stores.keys.listCustomers;
+        h.built.stores.keys.listCustomers = () => Promise.reject(new Error('the database went away'));
         try {
           return await call(`${api}/customers`, { headers: admin });
         } finally {
-          h.built.keyStore.listCustomers = listCustomers;
+          h.built.stores.keys.listCustomers = listCustomers;
         }
       },
     },

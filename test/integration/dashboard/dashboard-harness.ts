@@ -19,9 +19,7 @@ export function startDashboardHarness(
     ...opts,
     extraRoutes: (built) =>
       dashboardRoutes(built.runtime, {
-        keyStore: built.keyStore,
-        usageStore: built.usageStore,
-        db: built.db,
+        stores: built.stores,
         adminToken: built.adminToken,
         passwordCost: TEST_PASSWORD_COST,
         ...extra,

@@ -2,7 +2,6 @@
 // the ceiling on the limits a customer user may give a new key.
 import t from 'tap';
 import { PasswordHasher, parseHash } from '../../../src/dashboard/auth/passwords.js';
-import { UserStore } from '../../../src/dashboard/auth/user-store.js';
 import { AdminClient, ADMIN_TOKEN, startDashboardHarness, TEST_PASSWORD_COST } from './dashboard-harness.js';
 
 const PASSWORD = 'correct horse battery staple';
@@ -11,7 +10,7 @@ const NEW_PASSWORD = 'a brand new passphrase';
 t.test('customer user passwords and key limits', async (t) => {
   const h = await startDashboardHarness({}, { env: { GATEWAY_CUSTOMER_LIMITS: JSON.stringify({ acme: { rpm: 100, tpm: 50_000 } }) } });
   t.teardown(() => h.close());
-  const users = new UserStore(h.built.db);
+  const users = h.built.stores.users;
   const operator = new AdminClient(h.url);
   await operator.signIn({ token: ADMIN_TOKEN });
   const { customer: acme } = await operator.ok('POST', '/customers', { name: 'acme' });

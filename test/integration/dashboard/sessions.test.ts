@@ -78,7 +78,7 @@ t.test('sessions and cross-site protection', async (t) => {
     await op.signIn({ token: ADMIN_TOKEN });
     // A second gateway on the same database, started with a rotated token.
     const rotated = createHttpServer(
-      createGateway(h.runtime, dashboardRoutes(h.runtime, { keyStore: h.built.keyStore, usageStore: h.built.usageStore, db: h.built.db, adminToken: 'mgwadm_rotated_admin_token_0123456789' })),
+      createGateway(h.runtime, dashboardRoutes(h.runtime, { stores: h.built.stores, adminToken: 'mgwadm_rotated_admin_token_0123456789' })),
       h.runtime.config.limits,
     );
     const address = await listen(rotated, 0, '127.0.0.1');

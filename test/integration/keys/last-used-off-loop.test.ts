@@ -4,7 +4,7 @@
 // waits with it. A connection holding the lock for as long as the test likes shows which one waits.
 import { join } from 'node:path';
 import t from 'tap';
-import { openDatabase } from '../../../src/db/open.js';
+import { openDatabase } from '../../../src/stores/sqlite/open.js';
 import type { LastUse } from '../../../src/keys/key-store.js';
 import { startHarness } from '../../helpers/harness.js';
 import { bearer, call } from '../../helpers/http.js';
@@ -15,7 +15,7 @@ t.test('last-use times go to the write thread, which waits for the lock while th
   t.teardown(() => h.close());
   const { id, key } = await h.createKey();
   const onMainConnection: LastUse[][] = [];
-  const keyStore = h.built.keyStore;
+  const keyStore = h.built.stores.keys;
   const touch = keyStore.touchLastUsed.bind(keyStore);
   keyStore.touchLastUsed = (entries) => {
     onMainConnection.push(entries);

@@ -105,7 +105,7 @@ t.test('messages surface error table', async (t) => {
   });
 
   t.test('revoked key → 401', async (t) => {
-    await h.built.keyStore.revokeKey(id);
+    await h.built.stores.keys.revokeKey(id);
     await waitFor(async () => (await call(url, { body: ok, headers: bearer(key) })).status === 401, 5000);
     assertMessagesError(t, await call(url, { body: ok, headers: bearer(key) }), 401, 'authentication_error');
   });

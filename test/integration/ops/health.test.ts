@@ -42,7 +42,7 @@ t.test('with no upstream configured, serve answers from the built-in simulator a
     await built.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  const { key } = await built.keyStore.createKey({ customerName: 'demo' });
+  const { key } = await built.stores.keys.createKey({ customerName: 'demo' });
   const res = await call(`http://127.0.0.1:${port}/gateway/openai/v1/chat/completions`, {
     body: JSON.stringify({ model: 'claude-haiku-4-5-20251001', messages: [{ role: 'user', content: 'hi' }] }),
     headers: bearer(key),

@@ -10,7 +10,7 @@ t.test('secrets and prompts never reach the log, even at trace', async (t) => {
   t.teardown(() => h.close());
   const { key } = await h.createKey();
   const { key: revoked, id } = await h.createKey();
-  await h.built.keyStore.revokeKey(id);
+  await h.built.stores.keys.revokeKey(id);
   const body = JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 16, messages: [{ role: 'user', content: PROMPT }] });
   await call(`${h.url}/gateway/v1/messages`, { body, headers: bearer(key) });
   await call(`${h.url}/gateway/v1/messages`, { body: body.replace('"model"', `"key":"${key}","model"`), headers: bearer(key) });

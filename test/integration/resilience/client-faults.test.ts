@@ -68,7 +68,7 @@ t.test('disconnects at every phase', async (t) => {
     });
 
     t.test(`${surface}: in the middle of a stream`, async (t) => {
-      const before = await h.built.usageStore.totals();
+      const before = await h.built.stores.usage.totals();
       const client = new Agent();
       const controller = new AbortController();
       const res = await request(`${h.url}${PATHS[surface]}`, { method: 'POST', headers: bearer(key), body: body(true), signal: controller.signal, dispatcher: client });
@@ -84,8 +84,8 @@ t.test('disconnects at every phase', async (t) => {
       }
       await client.close();
       await leakCheck(t, h, baseline);
-      await waitFor(async () => (await h.built.usageStore.totals()).outputTokens > before.outputTokens, 3000);
-      const after = await h.built.usageStore.totals();
+      await waitFor(async () => (await h.built.stores.usage.totals()).outputTokens > before.outputTokens, 3000);
+      const after = await h.built.stores.usage.totals();
       t.ok(after.inputTokens > before.inputTokens, 'input tokens received are recorded');
       t.ok(after.outputTokens - before.outputTokens < 5000, 'but not the whole reply: the upstream was stopped');
     });

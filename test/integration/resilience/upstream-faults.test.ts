@@ -161,7 +161,7 @@ t.test('upstream faults', async (t) => {
         const client = new Agent();
         // Rows of the requests before this one are written first, so the count below moves by this one alone.
         await h.runtime.usage.flush();
-        const before = await h.built.usageStore.totals();
+        const before = await h.built.stores.usage.totals();
         h.simulator.injectFault(c.fault);
         const answer = await send(h, key, surface, c.stream, client);
         const want = c.expect[surface];
@@ -172,8 +172,8 @@ t.test('upstream faults', async (t) => {
         t.ok(answer.headers['request-id'], 'request id');
         await client.close();
         await leakCheck(t, h, baseline);
-        await waitFor(async () => (await h.built.usageStore.totals()).requests === before.requests + 1, 3000);
-        if (c.usage) t.ok((await h.built.usageStore.totals()).inputTokens > before.inputTokens, 'the input tokens received are recorded');
+        await waitFor(async () => (await h.built.stores.usage.totals()).requests === before.requests + 1, 3000);
+        if (c.usage) t.ok((await h.built.stores.usage.totals()).inputTokens > before.inputTokens, 'the input tokens received are recorded');
       });
     }
   }

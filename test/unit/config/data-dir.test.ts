@@ -1,6 +1,6 @@
 import t from 'tap';
 import { loadConfig } from '../../../src/config/config.js';
-import { DatabaseError } from '../../../src/db/errors.js';
+import { DatabaseError } from '../../../src/stores/errors.js';
 
 const dataDir = (env: Record<string, string>) => loadConfig(env).dataDir;
 

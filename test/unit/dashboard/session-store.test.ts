@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { SessionStore } from '../../../src/dashboard/auth/session-store.js';
-import { UserStore } from '../../../src/dashboard/auth/user-store.js';
-import { openDatabase } from '../../../src/db/open.js';
-import { SqliteKeyStore } from '../../../src/keys/sqlite-key-store.js';
+import { SqliteSessionRows } from '../../../src/stores/sqlite/sqlite-session-rows.js';
+import { SqliteUserStore } from '../../../src/stores/sqlite/sqlite-user-store.js';
+import { openDatabase } from '../../../src/stores/sqlite/open.js';
+import { SqliteKeyStore } from '../../../src/stores/sqlite/sqlite-key-store.js';
 
 function setup(t: Test) {
   const dir = mkdtempSync(join(tmpdir(), 'mgw-sessions-'));
@@ -17,7 +18,7 @@ function setup(t: Test) {
   });
   let now = 1_700_000_000_000;
   const clock = { now: () => now, advance: (ms: number) => (now += ms) };
-  const sessions = new SessionStore(db, { lifetimeMs: 10 * 60_000, idleMs: 3 * 60_000 }, clock.now);
+  const sessions = new SessionStore(new SqliteSessionRows(db), { lifetimeMs: 10 * 60_000, idleMs: 3 * 60_000 }, clock.now);
   return { db, clock, sessions };
 }
 
@@ -52,7 +53,7 @@ t.test('a session lives until its idle limit, its lifetime, or its removal', asy
 t.test('customer sessions belong to a user and end with it', async (t) => {
   const { sessions, db } = setup(t);
   const customer = await new SqliteKeyStore(db).createCustomer('acme');
-  const users = new UserStore(db);
+  const users = new SqliteUserStore(db);
   const user = await users.create(customer.id, 'a@acme.example', 'scrypt$1$1$1$x$y');
   const { id } = await sessions.create('customer', user.id);
   t.equal((await sessions.get(id))?.userId, user.id);

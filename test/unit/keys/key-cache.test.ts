@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
-import { SqliteKeyStore } from '../../../src/keys/sqlite-key-store.js';
-import { openDatabase } from '../../../src/db/open.js';
+import { SqliteKeyStore } from '../../../src/stores/sqlite/sqlite-key-store.js';
+import { openDatabase } from '../../../src/stores/sqlite/open.js';
 import { KeyCache, type KeyCacheOptions } from '../../../src/keys/key-cache.js';
 import { mayUseModel } from '../../../src/keys/principal.js';
 import type { KeyStore } from '../../../src/keys/key-store.js';

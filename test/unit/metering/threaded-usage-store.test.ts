@@ -1,12 +1,12 @@
 // Usage rows written on their own thread, into the same database file the gateway reads.
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { openDatabase } from '../../../src/db/open.js';
-import { SqliteKeyStore } from '../../../src/keys/sqlite-key-store.js';
-import { SqliteUsageStore } from '../../../src/metering/sqlite-usage-store.js';
-import { ThreadedUsageStore } from '../../../src/metering/threaded-usage-store.js';
+import { openDatabase } from '../../../src/stores/sqlite/open.js';
+import { SqliteKeyStore } from '../../../src/stores/sqlite/sqlite-key-store.js';
+import { SqliteUsageStore } from '../../../src/stores/sqlite/sqlite-usage-store.js';
+import { ThreadedUsageStore } from '../../../src/stores/sqlite/threaded-usage-store.js';
 import type { UsageRecord } from '../../../src/metering/usage-store.js';
-import { runTs } from '../db/fixtures/run-ts.js';
+import { runTs } from '../stores-sqlite/fixtures/run-ts.js';
 import { usageRecord } from './fixtures/usage-record.js';
 
 function stores(t: Test) {

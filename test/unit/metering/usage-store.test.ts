@@ -1,7 +1,7 @@
 import t from 'tap';
 import { join } from 'node:path';
-import { openDatabase } from '../../../src/db/open.js';
-import { SqliteUsageStore } from '../../../src/metering/sqlite-usage-store.js';
+import { openDatabase } from '../../../src/stores/sqlite/open.js';
+import { SqliteUsageStore } from '../../../src/stores/sqlite/sqlite-usage-store.js';
 import { isDay } from '../../../src/metering/usage-store.js';
 
 t.test('isDay accepts real calendar days only', async (t) => {
@@ -45,10 +45,10 @@ t.test('dayOf gives the UTC day, also when calls alternate across a day boundary
 
 t.test('upgrading a database that already holds usage fills the rollup from its rows', async (t) => {
   const Database = (await import('better-sqlite3')).default;
-  const { loadMigrations, migrate } = await import('../../../src/db/migrate.js');
+  const { loadSqliteMigrations, migrate } = await import('../../../src/stores/sqlite/migrate.js');
   const db = new Database(':memory:');
   t.teardown(() => db.close());
-  const all = loadMigrations();
+  const all = loadSqliteMigrations();
   migrate(db, all.filter((m) => m.version < 3 || m.version >= 100));
   const insert = db.prepare(
     `INSERT INTO usage_records (at, day, request_id, customer_id, key_id, model, surface, input_tokens, output_tokens,

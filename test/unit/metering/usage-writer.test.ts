@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
-import { openDatabase } from '../../../src/db/open.js';
-import { SqliteUsageStore } from '../../../src/metering/sqlite-usage-store.js';
+import { openDatabase } from '../../../src/stores/sqlite/open.js';
+import { SqliteUsageStore } from '../../../src/stores/sqlite/sqlite-usage-store.js';
 import type { UsageQuery, UsageRecord, UsageStore } from '../../../src/metering/usage-store.js';
 import { UsageWriter, type UsageWriterOptions } from '../../../src/metering/usage-writer.js';
 import { waitFor } from '../../helpers/wait.js';

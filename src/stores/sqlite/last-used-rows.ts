@@ -1,7 +1,7 @@
 // The last-use UPDATE on one connection: the key store's, and the usage write thread's (which writes
 // them off the event loop). Its own small file so the thread loads no more of the key store than this.
-import type { Db } from '../db/open.js';
-import type { LastUse } from './key-store.js';
+import type { Db } from './open.js';
+import type { LastUse } from '../../keys/key-store.js';
 
 /** Writes last-use times in one transaction, done when it returns; a time never moves backwards. */
 export function lastUsedRowsWriter(db: Db): (entries: LastUse[]) => void {

@@ -8,8 +8,8 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { UsageRecord, UsageQuery, UsageRow, UsageStore, UsageTotals } from './usage-store.js';
-import type { LastUse, LastUseWriter } from '../keys/key-store.js';
+import type { UsageRecord, UsageQuery, UsageRow, UsageStore, UsageTotals } from '../../metering/usage-store.js';
+import type { LastUse, LastUseWriter } from '../../keys/key-store.js';
 import type { UsageThreadData, WriteReply, WriteRequest } from './usage-write-thread.js';
 
 // The thread's file sits next to this one: .js once compiled, .ts under the test runner's loader.

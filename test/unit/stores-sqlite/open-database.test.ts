@@ -2,10 +2,10 @@ import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseDatabaseUrl } from '../../../src/db/database-url.js';
-import { DatabaseError } from '../../../src/db/errors.js';
-import { loadMigrations, migrate } from '../../../src/db/migrate.js';
-import { openDatabase } from '../../../src/db/open.js';
+import { parseDatabaseUrl } from '../../../src/stores/database-url.js';
+import { DatabaseError } from '../../../src/stores/errors.js';
+import { loadSqliteMigrations, migrate } from '../../../src/stores/sqlite/migrate.js';
+import { openDatabase } from '../../../src/stores/sqlite/open.js';
 import { runTs } from './fixtures/run-ts.js';
 
 t.test('DATABASE_URL forms', async (t) => {
@@ -34,7 +34,7 @@ t.test('a file database is created with its folder, in WAL mode, with the schema
   t.equal(db.pragma('foreign_keys', { simple: true }), 1);
   t.equal(db.pragma('busy_timeout', { simple: true }), 5000);
   const versions = db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all();
-  t.same(versions, loadMigrations().map((m) => m.version));
+  t.same(versions, loadSqliteMigrations().map((m) => m.version));
   t.ok(versions.length >= 2, 'keys and usage migrations exist');
   t.same(migrate(db), [], 'a second run applies nothing');
 });
@@ -60,9 +60,9 @@ t.test('a failing migration leaves nothing half-applied', async (t) => {
   t.equal(db.prepare('SELECT count(*) FROM schema_migrations WHERE version > 900').pluck().get(), 0);
 });
 
-t.test('PostgreSQL is refused with a clear one-line error that hides the URL', async (t) => {
+t.test('the SQLite opener refuses a PostgreSQL URL without repeating it (openStores sends those elsewhere)', async (t) => {
   const err = t.throws(() => openDatabase('postgres://admin:hunter2@db:5432/gw')) as Error;
-  t.equal(err.message, 'PostgreSQL support is not built yet');
+  t.equal(err.message, 'not a SQLite database URL (file:...)');
 });
 
 t.test('a file that is not a database gives a one-line DatabaseError', async (t) => {
@@ -87,5 +87,5 @@ t.test('several processes opening one fresh file at once all succeed and migrate
   const db = openDatabase(`file:${file}`);
   t.teardown(() => db.close());
   const rows = db.prepare('SELECT version, count(*) AS n FROM schema_migrations GROUP BY version').all();
-  t.same(rows.map((r) => (r as { n: number }).n), loadMigrations().map(() => 1));
+  t.same(rows.map((r) => (r as { n: number }).n), loadSqliteMigrations().map(() => 1));
 });

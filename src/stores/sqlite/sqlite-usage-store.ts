@@ -1,9 +1,9 @@
 // UsageStore on the embedded SQLite database: each batch inserts its per-request rows and adds its sums
 // to the daily rollup in one transaction; reports read the rollup (migrations 002 and 003).
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../db/open.js';
-import { dailyIncrements } from './daily-rollup.js';
-import { dayOf, isDay, UsageQueryError, type UsageQuery, type UsageRecord, type UsageRow, type UsageStore, type UsageTotals } from './usage-store.js';
+import type { Db } from './open.js';
+import { dailyIncrements } from '../../metering/daily-rollup.js';
+import { dayOf, isDay, UsageQueryError, type UsageQuery, type UsageRecord, type UsageRow, type UsageStore, type UsageTotals } from '../../metering/usage-store.js';
 
 const SUMS = `coalesce(sum(u.requests), 0) AS requests,
   coalesce(sum(u.errors), 0) AS errors,

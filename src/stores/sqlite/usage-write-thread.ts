@@ -6,12 +6,12 @@
 // machine can keep held for tens of milliseconds). The thread runs at a lower priority than the event
 // loop, like the translation pool's.
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from '../db/open.js';
-import type { LastUse } from '../keys/key-store.js';
-import { lastUsedRowsWriter } from '../keys/last-used-rows.js';
-import { lowerThreadPriority } from '../workers/thread-priority.js';
+import { openDatabase } from './open.js';
+import type { LastUse } from '../../keys/key-store.js';
+import { lastUsedRowsWriter } from './last-used-rows.js';
+import { lowerThreadPriority } from '../../workers/thread-priority.js';
 import { SqliteUsageStore } from './sqlite-usage-store.js';
-import type { UsageRecord } from './usage-store.js';
+import type { UsageRecord } from '../../metering/usage-store.js';
 
 export type WriteRequest = { id: number; rows: UsageRecord[] } | { id: number; lastUsed: LastUse[] };
 

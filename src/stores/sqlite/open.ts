@@ -3,8 +3,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { parseDatabaseUrl } from './database-url.js';
-import { DatabaseError } from './errors.js';
+import { parseDatabaseUrl } from '../database-url.js';
+import { DatabaseError } from '../errors.js';
 import { migrate } from './migrate.js';
 
 export type Db = Database.Database;
@@ -13,7 +13,7 @@ const BUSY_TIMEOUT_MS = 5000;
 
 export function openDatabase(databaseUrl: string): Db {
   const target = parseDatabaseUrl(databaseUrl);
-  if (target.kind === 'postgres') throw new DatabaseError('PostgreSQL support is not built yet');
+  if (target.kind === 'postgres') throw new DatabaseError('not a SQLite database URL (file:...)');
   let db: Db | undefined;
   try {
     if (target.path !== ':memory:') ensureFolder(dirname(target.path));

@@ -1,10 +1,10 @@
 // KeyStore on the embedded SQLite database (better-sqlite3 is synchronous; the methods are async for the interface).
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../db/open.js';
-import { displayPrefix, generateKey, hashSecret, randomBase62 } from './key-format.js';
-import { validCustomerName, validateKeySettings } from './key-input.js';
+import type { Db } from './open.js';
+import { displayPrefix, generateKey, hashSecret, randomBase62 } from '../../keys/key-format.js';
+import { validCustomerName, validateKeySettings } from '../../keys/key-input.js';
 import { lastUsedRowsWriter } from './last-used-rows.js';
-import { KeyStoreError, type Customer, type KeyChange, type KeyRecord, type KeyStore, type LastUse, type NewKey } from './key-store.js';
+import { KeyStoreError, type Customer, type KeyChange, type KeyRecord, type KeyStore, type LastUse, type NewKey } from '../../keys/key-store.js';
 
 interface CustomerRow {
   id: string;

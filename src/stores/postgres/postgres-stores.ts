@@ -1,0 +1,74 @@
+// The stores on a PostgreSQL database that every instance of a fleet shares. Opening applies the pending
+// migrations (under an advisory lock, migrate.ts) and then works through one pool with a deadline on
+// every call (pool.ts); key changes are pushed by LISTEN/NOTIFY on a connection of their own.
+import { DatabaseError } from '../errors.js';
+import type { PgPoolOptions } from './pool.js';
+import { createPgPool } from './pool.js';
+import { KeyChangeListener } from './key-change-listener.js';
+import { migratePostgres } from './migrate.js';
+import { PostgresKeyStore } from './postgres-key-store.js';
+import { PostgresSessionRows } from './postgres-session-rows.js';
+import { PostgresUsageStore } from './postgres-usage-store.js';
+import { PostgresUserStore } from './postgres-user-store.js';
+import type { Stores } from '../stores.js';
+
+export interface PostgresStoreOptions extends PgPoolOptions {
+  /** A lost LISTEN connection and its reconnects. */
+  onListenerError?: (err: Error) => void;
+}
+
+/** How long a readiness probe may wait for the database. */
+const READY_DEADLINE_MS = 1000;
+
+export async function openPostgresStores(connectionString: string, opts: PostgresStoreOptions = {}): Promise<Stores> {
+  try {
+    await migratePostgres(connectionString);
+  } catch (err) {
+    // The reason only: the connection string may carry a password.
+    throw new DatabaseError(`cannot open the PostgreSQL database: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const pool = createPgPool(connectionString, opts);
+  const keys = new PostgresKeyStore(pool);
+  const usage = new PostgresUsageStore(pool);
+  const listeners: KeyChangeListener[] = [];
+  let closing: Promise<void> | null = null;
+  return {
+    kind: 'postgres',
+    shared: true,
+    keys,
+    usage,
+    writes: { usage, lastUse: keys },
+    users: new PostgresUserStore(pool),
+    sessions: new PostgresSessionRows(pool),
+    async ready() {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no answer')), READY_DEADLINE_MS);
+      });
+      try {
+        await Promise.race([pool.query('SELECT 1'), deadline]);
+        return { database: 'up' };
+      } catch {
+        return { database: 'down' };
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async watchKeyChanges(onChange) {
+      const listener = new KeyChangeListener(connectionString, {
+        onChange: () => onChange(),
+        onError: opts.onListenerError,
+        connectTimeoutMs: opts.connectTimeoutMs,
+      });
+      listeners.push(listener);
+      await listener.start();
+    },
+    close() {
+      closing ??= (async () => {
+        await Promise.all(listeners.map((l) => l.close()));
+        await pool.end();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,45 @@
+// The stores on one SQLite file (or in memory, for tests): one host's gateway.
+import { SqliteKeyStore } from './sqlite-key-store.js';
+import { SqliteSessionRows } from './sqlite-session-rows.js';
+import { SqliteUsageStore } from './sqlite-usage-store.js';
+import { SqliteUserStore } from './sqlite-user-store.js';
+import { ROWS_PER_HANDOVER, ThreadedUsageStore } from './threaded-usage-store.js';
+import { openDatabase } from './open.js';
+import type { Stores } from '../stores.js';
+
+export function openSqliteStores(databaseUrl: string): Stores {
+  const db = openDatabase(databaseUrl);
+  const keys = new SqliteKeyStore(db);
+  const usage = new SqliteUsageStore(db);
+  // A file takes usage rows and last-use times on a thread of its own (started at the first write), so
+  // the event loop never waits for SQLite's write lock; a database in memory cannot be shared with one.
+  const threaded = db.memory ? null : new ThreadedUsageStore(databaseUrl, usage);
+  let closing: Promise<void> | null = null;
+  return {
+    kind: 'sqlite',
+    shared: false,
+    keys,
+    usage,
+    writes: threaded === null ? { usage, lastUse: keys } : { usage: threaded, rowsPerWrite: ROWS_PER_HANDOVER, lastUse: threaded },
+    users: new SqliteUserStore(db),
+    sessions: new SqliteSessionRows(db),
+    async ready() {
+      try {
+        db.prepare('SELECT 1').get();
+        return { database: 'up' };
+      } catch {
+        return { database: 'down' };
+      }
+    },
+    async watchKeyChanges() {
+      // Every writer is on this host and the key cache's poll reads the file once a second.
+    },
+    close() {
+      closing ??= (async () => {
+        await threaded?.close();
+        db.close();
+      })();
+      return closing;
+    },
+  };
+}
