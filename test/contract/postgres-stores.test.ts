@@ -2,8 +2,11 @@
 // end), emptied before each test. Fails, naming the server, when PostgreSQL is not reachable.
 import t from 'tap';
 import { PostgresKeyStore } from '../../src/stores/postgres/postgres-key-store.js';
+import { PostgresSessionRows } from '../../src/stores/postgres/postgres-session-rows.js';
+import { PostgresUserStore } from '../../src/stores/postgres/postgres-user-store.js';
 import { PostgresUsageStore } from '../../src/stores/postgres/postgres-usage-store.js';
 import { emptyStores, migratedDatabase } from '../helpers/postgres.js';
+import { dashboardStoresContract } from './dashboard-stores.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
 import { usageStoreContract } from './usage-store.contract.js';
 
@@ -26,4 +29,11 @@ t.test('PostgresUsageStore', async (t) => {
     },
     { idempotentRetries: true },
   );
+});
+
+t.test('PostgreSQL dashboard users and sessions', async (t) => {
+  dashboardStoresContract(t, async () => {
+    await emptyStores(pool);
+    return { users: new PostgresUserStore(pool), sessions: new PostgresSessionRows(pool), keys: new PostgresKeyStore(pool) };
+  });
 });

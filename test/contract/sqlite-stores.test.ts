@@ -2,8 +2,11 @@
 import t from 'tap';
 import { openDatabase } from '../../src/stores/sqlite/open.js';
 import { SqliteKeyStore } from '../../src/stores/sqlite/sqlite-key-store.js';
+import { SqliteSessionRows } from '../../src/stores/sqlite/sqlite-session-rows.js';
+import { SqliteUserStore } from '../../src/stores/sqlite/sqlite-user-store.js';
 import { SqliteUsageStore } from '../../src/stores/sqlite/sqlite-usage-store.js';
 import { tempDatabaseUrl } from '../unit/keys/fixtures/store.js';
+import { dashboardStoresContract } from './dashboard-stores.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
 import { usageStoreContract } from './usage-store.contract.js';
 
@@ -31,4 +34,11 @@ t.test('SqliteUsageStore', async (t) => {
     // usage_records has no unique request id in the SQLite schema yet (docs/postgres.md).
     { idempotentRetries: false },
   );
+});
+
+t.test('SQLite dashboard users and sessions', async (t) => {
+  dashboardStoresContract(t, async (t) => {
+    const db = open(t);
+    return { users: new SqliteUserStore(db), sessions: new SqliteSessionRows(db), keys: new SqliteKeyStore(db) };
+  });
 });
