@@ -1,5 +1,6 @@
 // Bench settings: command-line flags first, then BENCH_* environment variables, then defaults.
 import { parseArgs } from 'node:util';
+import { RESULTS_FILE } from './results-file.js';
 
 export const PHASES = ['scenarios', 'pool', 'latency', 'streams', 'memory', 'micro'] as const;
 export type Phase = (typeof PHASES)[number];
@@ -29,13 +30,15 @@ export interface BenchOptions {
   /** Extra environment for the gateway (KEY=VALUE), e.g. to switch the translation pool. */
   gatewayEnv: Record<string, string>;
   resultsDir: string;
+  /** The markdown file whose `bench` section this run rewrites (bench/results-file.ts); null: none. */
+  resultsMarkdown: string | null;
   /** Print progress lines on stderr. */
   verbose: boolean;
 }
 
 const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--rounds N] [--warmup S]
   [--scenarios a,b] [--phases ${PHASES.join(',')}] [--probe S] [--streams N] [--hold S]
-  [--pool-threads N] [--memory-requests N] [--log-level L] [--profile] [--gateway-env K=V ...] [--results DIR] [--quiet]`;
+  [--pool-threads N] [--memory-requests N] [--log-level L] [--profile] [--gateway-env K=V ...] [--results DIR] [--results-md FILE|none] [--quiet]`;
 
 export function parseOptions(argv: string[], env: Record<string, string | undefined>): BenchOptions {
   const { values } = parseArgs({
@@ -57,6 +60,7 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
       profile: { type: 'boolean' },
       'gateway-env': { type: 'string', multiple: true },
       results: { type: 'string' },
+      'results-md': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -79,11 +83,17 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     profile: values.profile ?? env.BENCH_PROFILE === '1',
     gatewayEnv: gatewaySettings(values['gateway-env'] ?? []),
     resultsDir: values.results ?? env.BENCH_RESULTS ?? 'bench/results',
+    resultsMarkdown: resultsMarkdown(pick(values['results-md'], 'RESULTS_MD')),
     verbose: !(values.quiet ?? false),
   };
 }
 
 export class UsageError extends Error {}
+
+function resultsMarkdown(raw: string | undefined): string | null {
+  if (raw === 'none') return null;
+  return raw === undefined || raw === '' ? RESULTS_FILE : raw;
+}
 
 function num(raw: string | undefined, fallback: number, name: string, min = Number.MIN_VALUE): number {
   if (raw === undefined || raw === '') return fallback;

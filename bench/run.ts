@@ -3,7 +3,19 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBench } from './bench.js';
 import { parseOptions, UsageError } from './options.js';
-import { markdown } from './report.js';
+import { markdown, type BenchResults } from './report.js';
+import { writeSection } from './results-file.js';
+
+/** The section's title line: when, and what was chosen when it was not the whole bench. */
+function resultsHeading(r: BenchResults): string {
+  const when = r.startedAt.slice(0, 16).replace('T', ' ');
+  const chosen = [
+    r.options.scenarios.length > 0 ? `scenarios ${r.options.scenarios.join(', ')}` : null,
+    `phases ${r.options.phases.join(', ')}`,
+    Object.keys(r.options.gatewayEnv).length > 0 ? `gateway env ${Object.keys(r.options.gatewayEnv).join(', ')}` : null,
+  ].filter((x) => x !== null);
+  return `## Latest run of \`npm run bench\` (${when} UTC)\n\n${chosen.join('; ')}. Written by the bench from its JSON results.`;
+}
 
 async function main(): Promise<number> {
   const opts = parseOptions(process.argv.slice(2), process.env);
@@ -12,7 +24,9 @@ async function main(): Promise<number> {
   mkdirSync(opts.resultsDir, { recursive: true });
   const file = join(opts.resultsDir, `${results.startedAt.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-  process.stdout.write(`${markdown(results)}\n\nResults: ${file}\n`);
+  const tables = markdown(results);
+  if (opts.resultsMarkdown !== null) writeSection(opts.resultsMarkdown, 'bench', `${resultsHeading(results)}\n\n${tables}`);
+  process.stdout.write(`${tables}\n\nResults: ${file}\n`);
   for (const svg of results.flameGraphs ?? []) process.stdout.write(`Flame graph: ${svg}\n`);
   return 0;
 }

@@ -43,8 +43,11 @@ export function summarizeAb(rounds: readonly AbRound[]): AbSummary {
 }
 
 export interface AbOptions {
-  /** The other build's dist folder (it holds bench/processes.js and the gateway child). */
-  baseline: string;
+  /** The other build's dist folder (it holds bench/processes.js and the gateway child); null: this build for A too. */
+  baseline: string | null;
+  /** Settings of A's and B's gateways over the bench's own (e.g. another DATABASE_URL). */
+  aEnv?: Record<string, string>;
+  bEnv?: Record<string, string>;
   scenario: string;
   rounds: number;
   durationSec: number;
@@ -53,13 +56,16 @@ export interface AbOptions {
 }
 
 export async function runAb(opts: AbOptions): Promise<AbSummary> {
-  const p = await startProcesses({ logLevel: 'info', gatewayEnv: {}, profileDir: null });
+  const p = await startProcesses({ logLevel: 'info', gatewayEnv: opts.bEnv ?? {}, profileDir: null });
   const dataDir = mkdtempSync(join(tmpdir(), 'mgw-ab-'));
   let a: ChildHandle | null = null;
   try {
     // The baseline's own child launcher, so its gateway runs its own code.
-    const baseline = (await import(pathToFileURL(join(resolve(opts.baseline), 'bench/processes.js')).href)) as { startChild: typeof StartChild };
-    a = await baseline.startChild('gateway', { env: gatewayEnv(p.simulator.url, dataDir, { logLevel: 'info', gatewayEnv: {}, profileDir: null }) });
+    const launcher =
+      opts.baseline === null
+        ? await import('../processes.js')
+        : ((await import(pathToFileURL(join(resolve(opts.baseline), 'bench/processes.js')).href)) as { startChild: typeof StartChild });
+    a = await launcher.startChild('gateway', { env: gatewayEnv(p.simulator.url, dataDir, { logLevel: 'info', gatewayEnv: opts.aEnv ?? {}, profileDir: null }) });
     const scenarioFor = (key: string): Scenario => {
       const s = buildScenarios({ gatewayKey: key, upstreamKey: UPSTREAM_KEY }).find((x) => x.name === opts.scenario);
       if (s === undefined) throw new Error(`no scenario "${opts.scenario}"`);

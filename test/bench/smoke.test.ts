@@ -11,7 +11,8 @@ const SCENARIOS = ['messages', 'messages-stream', 'chat', 'chat-stream', 'chat-t
 t.test('the bench runs every scenario and phase against the three targets and writes its results', async (t) => {
   const dir = t.testdir();
   const flags = ['--duration', '0.2', '--warmup', '0', '--rounds', '1', '--connections', '2', '--probe', '0.2'];
-  const small = ['--streams', '20', '--hold', '0.5', '--memory-requests', '200', '--results', dir, '--quiet'];
+  const markdownFile = join(dir, 'RESULTS.md');
+  const small = ['--streams', '20', '--hold', '0.5', '--memory-requests', '200', '--results', dir, '--results-md', markdownFile, '--quiet'];
   const run = await runTs(join(import.meta.dirname, '../../bench/run.ts'), [...flags, ...small]);
   t.equal(run.code, 0, `bench exits 0 (stderr: ${run.stderr.slice(-2000)})`);
 
@@ -32,12 +33,15 @@ t.test('the bench runs every scenario and phase against the three targets and wr
   t.ok(results.micro.some((m) => m.name.includes('per upstream event')), 'the re-framing micro-benchmark ran');
   t.match(run.stdout, /\| messages \|/, 'the markdown table is printed');
   t.match(run.stdout, /\| target \| goal \| measured \|/);
+  const section = readFileSync(markdownFile, 'utf8');
+  t.match(section, /<!-- bench: begin[^\n]*-->\n## Latest run of `npm run bench`/, 'the run wrote its section of the results file');
+  t.match(section, /\| chat-stream \|/, 'with the tables it printed');
 });
 
 t.test('with --profile the bench draws a flame graph of each proxy it profiled', async (t) => {
   const dir = t.testdir();
   const flags = ['--phases', 'scenarios', '--scenarios', 'chat', '--duration', '0.3', '--warmup', '0', '--rounds', '1', '--connections', '2'];
-  const run = await runTs(join(import.meta.dirname, '../../bench/run.ts'), [...flags, '--profile', '--results', dir, '--quiet']);
+  const run = await runTs(join(import.meta.dirname, '../../bench/run.ts'), [...flags, '--profile', '--results', dir, '--results-md', 'none', '--quiet']);
   t.equal(run.code, 0, `bench exits 0 (stderr: ${run.stderr.slice(-2000)})`);
   const results = JSON.parse(readFileSync(join(dir, readdirSync(dir).find((f) => f.endsWith('.json'))!), 'utf8')) as BenchResults;
   const drawn = results.flameGraphs ?? [];
