@@ -61,6 +61,7 @@ export function dashboardRoutes(rt: Runtime, deps: DashboardDeps): Route[] {
   if (!isStrongEnoughAdminToken(deps.adminToken)) throw new Error(`the admin token must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
   const { keys: keyStore, usage: usageStore, users } = deps.stores;
   const passwords = new PasswordHasher(deps.passwordCost);
+  const customerDefaults = customerLimitsLookup(rt.config.rateLimits.customers);
   const sessions = new SessionStore(deps.stores.sessions, deps.sessionTimes ?? DEFAULT_SESSION_TIMES);
   // One throttle for sign-ins and bearer tokens alike.
   const attempts: AttemptGuard = { throttle: signInThrottle(rt, deps.throttle), trustedProxies: new Set(rt.config.rateLimits.trustedProxies) };
@@ -68,8 +69,8 @@ export function dashboardRoutes(rt: Runtime, deps: DashboardDeps): Route[] {
     [
       ...sessionRoutes({ adminToken: deps.adminToken, keyStore, sessions, users, passwords, ...attempts }),
       ...passwordRoutes({ users, sessions, passwords, ...attempts }),
-      ...customerRoutes(keyStore),
-      ...keyRoutes({ keyStore, catalogue: rt.catalogue, keyCache: rt.keys, customerLimits: customerLimitsLookup(rt.config.rateLimits.customers) }),
+      ...customerRoutes({ keyStore, keyCache: rt.keys, customerDefaults }),
+      ...keyRoutes({ keyStore, catalogue: rt.catalogue, keyCache: rt.keys, customerDefaults }),
       ...usageRoutes(keyStore, usageStore),
       ...userRoutes(keyStore, users, passwords),
       ...modelRoutes(rt.catalogue),

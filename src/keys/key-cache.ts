@@ -1,14 +1,16 @@
 // The request-path authenticator: every key in memory, kept current by polling the store's change version.
 // A hit costs one SHA-256 and a map lookup; the store is touched only for ids not seen yet.
+import { withDeadline } from '../lib/deadline.js';
 import { TokenBucket } from '../ratelimit/token-bucket.js';
 import { parseKey, secretMatches, type ParsedKey } from './key-format.js';
 import type { KeyChange, KeyStore, LastUseWriter } from './key-store.js';
 import { LastUsedBuffer } from './last-used.js';
 import { NegativeCache } from './negative-cache.js';
-import { principalOf, type Principal } from './principal.js';
+import { principalOf, type CustomerDefaults, type Principal } from './principal.js';
 
 export type { Principal } from './principal.js';
-export type AuthFailure = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired';
+/** `unavailable`: the id is not in memory and the store did not answer, so the key could not be verified. */
+export type AuthFailure = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired' | 'unavailable';
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: AuthFailure };
 
 export interface KeyCacheOptions {
@@ -23,12 +25,22 @@ export interface KeyCacheOptions {
    */
   lastUsedWriter?: LastUseWriter;
   now?: () => number;
+  /**
+   * A customer's limits when it has none stored (GATEWAY_CUSTOMER_LIMITS); none by default. Applied
+   * when a key is loaded, so each principal carries its customer's limits in force.
+   */
+  customerDefaults?: CustomerDefaults;
   /** Store lookups allowed per second for ids not in memory. Default 50. */
   missLookupsPerSecond?: number;
   /** How long an id the store did not know is answered from memory. Default 60 s. */
   negativeTtlMs?: number;
   /** Most unknown ids remembered at once. Default 10,000. */
   negativeMax?: number;
+  /**
+   * How long a store read (a refresh, a lookup) may take before it counts as failed, whatever the store's own
+   * timeouts: a key nobody could verify is answered at once rather than held. Default 10 s.
+   */
+  storeTimeoutMs?: number;
   /** Background failures (refresh, miss lookup, last-used flush); the cache keeps serving what it has. */
   onError?: (err: unknown, during: 'refresh' | 'lookup' | 'last-used') => void;
 }
@@ -61,10 +73,15 @@ const MALFORMED: AuthResult = Object.freeze({ ok: false, reason: 'malformed' });
 const UNKNOWN: AuthResult = Object.freeze({ ok: false, reason: 'unknown' });
 const REVOKED: AuthResult = Object.freeze({ ok: false, reason: 'revoked' });
 const EXPIRED: AuthResult = Object.freeze({ ok: false, reason: 'expired' });
+const UNAVAILABLE: AuthResult = Object.freeze({ ok: false, reason: 'unavailable' });
 
-function entryOf(change: KeyChange): Entry {
+/** What asking the store about an id came to: `failed` when it did not answer in time. */
+export type LookupOutcome = 'answered' | 'failed';
+const ANSWERED: Promise<LookupOutcome> = Promise.resolve('answered');
+
+function entryOf(change: KeyChange, defaults: CustomerDefaults | undefined): Entry {
   const { record } = change;
-  const principal = principalOf(record);
+  const principal = principalOf(record, defaults);
   return {
     principal,
     accepted: Object.freeze({ ok: true, principal }),
@@ -87,12 +104,14 @@ export class KeyCache {
   private readonly negative: NegativeCache;
   /** Caps how often unknown ids may reach the store, so a flood of random keys costs memory only. */
   private readonly budget: TokenBucket;
-  private readonly lookups = new Map<string, Promise<void>>();
+  private readonly lookups = new Map<string, Promise<LookupOutcome>>();
   private readonly lastUsed: LastUsedBuffer;
   private readonly now: () => number;
   private readonly refreshMs: number;
   private readonly lastUsedFlushMs: number;
   private readonly onError: NonNullable<KeyCacheOptions['onError']>;
+  private readonly customerDefaults: CustomerDefaults | undefined;
+  private readonly storeTimeoutMs: number;
   private version = 0;
   private refreshing: Promise<void> | null = null;
   private timers: NodeJS.Timeout[] = [];
@@ -105,6 +124,8 @@ export class KeyCache {
     this.refreshMs = opts.refreshMs ?? 1000;
     this.lastUsedFlushMs = opts.lastUsedFlushMs ?? 5000;
     this.onError = opts.onError ?? (() => {});
+    this.customerDefaults = opts.customerDefaults;
+    this.storeTimeoutMs = opts.storeTimeoutMs ?? 10_000;
     this.negative = new NegativeCache(opts.negativeTtlMs ?? 60_000, opts.negativeMax ?? 10_000, this.now);
     this.budget = new TokenBucket(opts.missLookupsPerSecond ?? 50, 1000, this.now());
     this.lastUsed = new LastUsedBuffer(opts.lastUsedWriter ?? store);
@@ -128,14 +149,15 @@ export class KeyCache {
 
   /**
    * The hit path answers at once, without a promise; only an id not in memory waits for one (bounded)
-   * store lookup.
+   * store lookup. A lookup the store did not answer is `unavailable`, never `unknown`: the key may be valid.
    */
   authenticateAsync(raw: string | undefined): AuthResult | Promise<AuthResult> {
     const checked = this.check(raw);
     if ('ok' in checked) return checked;
-    return this.lookupMiss(checked.publicId).then(() => {
+    return this.lookupMiss(checked.publicId).then((outcome) => {
       const entry = this.entries.get(checked.publicId);
-      return entry ? this.verdict(entry, checked, raw!) : UNKNOWN;
+      if (entry) return this.verdict(entry, checked, raw!);
+      return outcome === 'failed' ? UNAVAILABLE : UNKNOWN;
     });
   }
 
@@ -143,19 +165,27 @@ export class KeyCache {
    * Asks the store once for an id not in memory (a key created since the last refresh). Concurrent asks for
    * one id share a lookup; ids the store did not know are remembered; a rate budget caps lookups overall.
    */
-  lookupMiss(publicId: string): Promise<void> {
-    if (this.entries.has(publicId) || this.negative.has(publicId)) return Promise.resolve();
+  lookupMiss(publicId: string): Promise<LookupOutcome> {
+    if (this.entries.has(publicId) || this.negative.has(publicId)) return ANSWERED;
     const running = this.lookups.get(publicId);
     if (running) return running;
     if (!this.budget.takeOne(this.now())) {
       this.stats.lookupsRefused++;
-      return Promise.resolve();
+      return ANSWERED;
     }
     this.stats.storeLookups++;
-    const lookup = this.store
-      .findByPublicId(publicId)
-      .then((change) => (change ? this.apply(change) : this.negative.add(publicId)))
-      .catch((err) => this.report(err, 'lookup'))
+    const lookup = withDeadline(this.store.findByPublicId(publicId), this.storeTimeoutMs, 'key lookup')
+      .then(
+        (change): LookupOutcome => {
+          if (change) this.apply(change);
+          else this.negative.add(publicId);
+          return 'answered';
+        },
+        (err: unknown): LookupOutcome => {
+          this.report(err, 'lookup');
+          return 'failed';
+        },
+      )
       .finally(() => this.lookups.delete(publicId));
     this.lookups.set(publicId, lookup);
     return lookup;
@@ -217,7 +247,7 @@ export class KeyCache {
   }
 
   private async readChanges(): Promise<void> {
-    const { rows, maxVersion } = await this.store.changesSince(this.version);
+    const { rows, maxVersion } = await withDeadline(this.store.changesSince(this.version), this.storeTimeoutMs, 'key refresh');
     for (const change of rows) this.apply(change);
     this.version = maxVersion;
   }
@@ -227,7 +257,7 @@ export class KeyCache {
     const id = change.record.id;
     const current = this.entries.get(id);
     if (current && current.version >= change.version) return;
-    this.entries.set(id, entryOf(change));
+    this.entries.set(id, entryOf(change, this.customerDefaults));
     this.negative.delete(id);
   }
 

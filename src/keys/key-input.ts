@@ -1,5 +1,5 @@
 // Validation of a new key's settings, shared by every store implementation and the callers' error messages.
-import { KeyStoreError, type NewKey } from './key-store.js';
+import { KeyStoreError, type CustomerLimits, type NewKey } from './key-store.js';
 
 export interface ValidKeySettings {
   name: string | null;
@@ -44,6 +44,11 @@ export function validateKeySettings(input: NewKey, now: number = Date.now()): Va
     rpm: positiveInteger('rpm', input.rpm),
     tpm: positiveInteger('tpm', input.tpm),
   };
+}
+
+/** A customer's own limits, by the same rule as a key's: positive integers, or null for none. */
+export function validCustomerLimits(limits: CustomerLimits): CustomerLimits {
+  return { rpm: positiveInteger('rpm', limits.rpm), tpm: positiveInteger('tpm', limits.tpm) };
 }
 
 export function validCustomerName(name: string): string {

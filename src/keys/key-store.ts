@@ -6,6 +6,15 @@ export interface Customer {
   id: string;
   name: string;
   createdAt: string;
+  /** The customer's own limits for all its keys together; null in both: the configured default applies. */
+  rpm: number | null;
+  tpm: number | null;
+}
+
+/** A customer's own limits as set; null = none of its own on that dimension. */
+export interface CustomerLimits {
+  rpm: number | null;
+  tpm: number | null;
 }
 
 export interface KeyRecord {
@@ -22,6 +31,9 @@ export interface KeyRecord {
   tpm: number | null;
   status: KeyStatus;
   revokedAt: string | null;
+  /** The customer's stored limits (Customer.rpm, .tpm), read with the key so a limit change reaches caches as a key change. */
+  customerRpm: number | null;
+  customerTpm: number | null;
 }
 
 export interface NewKey {
@@ -47,6 +59,11 @@ export interface KeyStore {
   getCustomer(id: string): Promise<Customer | null>;
   getCustomerByName(name: string): Promise<Customer | null>;
   listCustomers(): Promise<Customer[]>;
+  /**
+   * Replaces the customer's own limits (null = none of its own). Every key of the customer counts as
+   * changed, in the same transaction, so running instances reload them. Unknown id: KeyStoreError.
+   */
+  setCustomerLimits(customerId: string, limits: CustomerLimits): Promise<Customer>;
   /** Returns the full key; it exists nowhere else afterwards. */
   createKey(input: NewKey): Promise<{ record: KeyRecord; key: string }>;
   listKeys(filter?: { customerId?: string }): Promise<KeyRecord[]>;

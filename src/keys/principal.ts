@@ -1,5 +1,6 @@
 // Who a request acts for once its key is accepted; built once per key version and shared by every request.
 import type { KeyRecord } from './key-store.js';
+import { hasLimits, type Limits } from '../ratelimit/limiter.js';
 
 export interface Principal {
   keyId: string;
@@ -9,9 +10,28 @@ export interface Principal {
   allowedModels: ReadonlySet<string> | null;
   rpm: number | null;
   tpm: number | null;
+  /** The customer's limits in force for all its keys together (customerLimitsOf); null: none. */
+  customerLimits: Limits | null;
 }
 
-export function principalOf(record: KeyRecord): Principal {
+/** The configured default limits of a customer by its name (GATEWAY_CUSTOMER_LIMITS), or null. */
+export type CustomerDefaults = (customerName: string) => Limits | null;
+
+const NO_DEFAULTS: CustomerDefaults = () => null;
+
+/**
+ * A customer's limits in force: its stored ones when either is set (the other dimension is then
+ * unlimited), else the configured default for its name or `*`; null when that limits nothing either,
+ * so a request of an unlimited key and customer skips the limiter.
+ */
+export function customerLimitsOf(stored: Limits, customerName: string, defaults: CustomerDefaults): Limits | null {
+  if (hasLimits(stored)) return { rpm: stored.rpm, tpm: stored.tpm };
+  const fallback = defaults(customerName);
+  return hasLimits(fallback) ? fallback : null;
+}
+
+export function principalOf(record: KeyRecord, defaults: CustomerDefaults = NO_DEFAULTS): Principal {
+  const customerLimits = customerLimitsOf({ rpm: record.customerRpm, tpm: record.customerTpm }, record.customerName, defaults);
   return Object.freeze({
     keyId: record.id,
     customerId: record.customerId,
@@ -19,6 +39,7 @@ export function principalOf(record: KeyRecord): Principal {
     allowedModels: record.allowedModels === null ? null : new Set(record.allowedModels),
     rpm: record.rpm,
     tpm: record.tpm,
+    customerLimits: customerLimits === null ? null : Object.freeze(customerLimits),
   });
 }
 

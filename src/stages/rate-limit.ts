@@ -6,30 +6,28 @@ import type { CatalogModel } from '../catalog/model.js';
 import type { RequestContext } from '../context.js';
 import type { Principal } from '../keys/principal.js';
 import type { Next, Stage } from '../pipeline/compose.js';
-import type { Limits } from '../ratelimit/limiter.js';
 import { retryAfterSeconds, setLimitHeaders } from '../ratelimit/headers.js';
-import { customerLimitsLookup, reservedTokens, usedTokens } from '../ratelimit/request-limits.js';
+import { reservedTokens, usedTokens } from '../ratelimit/request-limits.js';
 import type { Runtime } from '../runtime.js';
 
 export function rateLimitStage(rt: Runtime): Stage {
   const { limiter, metrics, logger } = rt;
-  const customerLimits = customerLimitsLookup(rt.config.rateLimits.customers);
   // Synchronous up to the decision that there is something to limit: an unlimited key costs no async frame.
   return (ctx, next) => {
     const principal = ctx.principal;
     const surface = ctx.route.surface;
     if (principal === null || ctx.model === null || (surface !== 'messages' && surface !== 'chat')) return next(ctx);
-    const customer = customerLimits(principal.customerName);
-    if (principal.rpm === null && principal.tpm === null && customer === null) return next(ctx);
-    return limited(ctx, next, principal, surface, ctx.model, customer);
+    // The customer's limits in force came with the key (stored, else the configured default).
+    if (principal.rpm === null && principal.tpm === null && principal.customerLimits === null) return next(ctx);
+    return limited(ctx, next, principal, surface, ctx.model);
   };
 
-  async function limited(ctx: RequestContext, next: Next, principal: Principal, surface: 'messages' | 'chat', model: CatalogModel, customer: Limits | null): Promise<void> {
+  async function limited(ctx: RequestContext, next: Next, principal: Principal, surface: 'messages' | 'chat', model: CatalogModel): Promise<void> {
     const pending = limiter.acquire({
       keyId: principal.keyId,
       keyLimits: principal,
       customerId: principal.customerId,
-      customerLimits: customer,
+      customerLimits: principal.customerLimits,
       tokens: reservedTokens(ctx.json as Record<string, unknown>, surface, model),
     });
     const decision = pending instanceof Promise ? await pending : pending;

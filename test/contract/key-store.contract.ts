@@ -140,6 +140,68 @@ export function keyStoreContract(t: Test, open: KeyStoreFactory): void {
     t.same((await store.changesSince(next.cursor)).rows, [], 'last use is not a change for caches');
   });
 
+  t.test('setCustomerLimits stores and clears a customer\'s own limits', async (t) => {
+    const { store } = await open(t);
+    const acme = await store.createCustomer('acme');
+    t.match(acme, { rpm: null, tpm: null }, 'a new customer has no limits of its own');
+    const { record } = await store.createKey({ customerId: acme.id, rpm: 5 });
+    t.match(record, { rpm: 5, customerRpm: null, customerTpm: null });
+
+    const set = await store.setCustomerLimits(acme.id, { rpm: 600, tpm: 400_000_000_000 });
+    t.same(set, { ...acme, rpm: 600, tpm: 400_000_000_000 });
+    t.same(await store.getCustomer(acme.id), set);
+    t.same(await store.getCustomerByName('acme'), set);
+    t.same(await store.listCustomers(), [set]);
+    t.match(await store.getKey(record.id), { rpm: 5, tpm: null, customerRpm: 600, customerTpm: 400_000_000_000 }, 'keys carry them');
+    t.match(await store.listKeys({ customerId: acme.id }), [{ customerRpm: 600, customerTpm: 400_000_000_000 }]);
+
+    t.same(await store.setCustomerLimits(acme.id, { rpm: null, tpm: 1000 }), { ...acme, rpm: null, tpm: 1000 }, 'replaced, not merged');
+    t.same(await store.setCustomerLimits(acme.id, { rpm: null, tpm: null }), acme, 'null clears');
+    t.match(await store.findByPublicId(record.id), { record: { customerRpm: null, customerTpm: null } });
+  });
+
+  t.test('setCustomerLimits: the customer\'s keys come again through the change feed, with the new limits', async (t) => {
+    const { store } = await open(t);
+    const a1 = await store.createKey({ customerName: 'acme' });
+    const a2 = await store.createKey({ customerName: 'acme' });
+    const revoked = await store.createKey({ customerName: 'acme' });
+    await store.revokeKey(revoked.record.id);
+    const other = await store.createKey({ customerName: 'beta' });
+    const before = await readFeedUntil(store, 0, (rows) => rows.some((r) => r.record.id === revoked.record.id && r.record.status === 'revoked'));
+    const versionOf = new Map(before.rows.map((r) => [r.record.id, r.version]));
+
+    await store.setCustomerLimits(a1.record.customerId, { rpm: 60, tpm: null });
+    const acmeIds = [a1.record.id, a2.record.id, revoked.record.id].sort();
+    const after = await readFeedUntil(store, before.cursor, (rows) => rows.length >= 3);
+    t.same(after.rows.map((r) => r.record.id).sort(), acmeIds, 'every key of the customer, revoked ones too, and no other');
+    for (const row of after.rows) {
+      t.match(row.record, { customerRpm: 60, customerTpm: null }, row.record.id);
+      t.ok(row.version > (versionOf.get(row.record.id) ?? Infinity), 'its version rose');
+    }
+    t.match(after.rows.find((r) => r.record.id === revoked.record.id)?.record, { status: 'revoked' }, 'nothing else about a key changes');
+    t.same((await store.changesSince(after.cursor)).rows, [], 'each key once');
+    t.same((await store.findByPublicId(other.record.id))?.version, versionOf.get(other.record.id), 'another customer\'s keys are untouched');
+
+    const empty = await store.createCustomer('no-keys');
+    t.match(await store.setCustomerLimits(empty.id, { rpm: 1, tpm: 1 }), { rpm: 1, tpm: 1 }, 'a customer without keys takes limits too');
+  });
+
+  t.test('setCustomerLimits refuses an unknown customer and invalid numbers, changing nothing', async (t) => {
+    const { store } = await open(t);
+    const acme = await store.setCustomerLimits((await store.createCustomer('acme')).id, { rpm: 10, tpm: 20 });
+    await t.rejects(store.setCustomerLimits('cus_nope', { rpm: 1, tpm: null }), KeyStoreError, 'unknown id');
+    await t.rejects(store.setCustomerLimits('acme', { rpm: 1, tpm: null }), KeyStoreError, 'a name is not an id');
+    const bad = [
+      { rpm: 0, tpm: null },
+      { rpm: -5, tpm: null },
+      { rpm: null, tpm: 1.5 },
+      { rpm: Number.NaN, tpm: null },
+      { rpm: null, tpm: Number.MAX_SAFE_INTEGER + 1 },
+    ];
+    for (const limits of bad) await t.rejects(store.setCustomerLimits(acme.id, limits), KeyStoreError, JSON.stringify(limits));
+    t.same(await store.getCustomer(acme.id), acme, 'the stored limits stay');
+  });
+
   t.test('touchLastUsed never moves a time backwards and ignores unknown ids', async (t) => {
     const { store } = await open(t);
     const { record } = await store.createKey({ customerName: 'a' });

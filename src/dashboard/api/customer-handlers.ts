@@ -1,14 +1,25 @@
-// Customers: operators list and create them; a customer user may read only its own.
+// Customers: operators list and create them and set their limits; a customer user may read only its own.
 import { GatewayError } from '../../errors/codes.js';
+import type { KeyCache } from '../../keys/key-cache.js';
 import type { KeyStore } from '../../keys/key-store.js';
 import { KeyStoreError } from '../../keys/key-store.js';
+import type { CustomerDefaults } from '../../keys/principal.js';
 import { customerOr404 } from './customer-lookup.js';
-import { requiredString } from './input.js';
+import { optionalPositiveInteger, requiredString } from './input.js';
 import type { ApiRoute } from './types.js';
 import { ok } from './types.js';
-import { customerView } from './views.js';
+import { customerLimitsView } from './views.js';
 
-export function customerRoutes(keyStore: KeyStore): ApiRoute[] {
+export interface CustomerDeps {
+  keyStore: KeyStore;
+  /** This process's key cache: refreshed at once after a limit change (other instances within seconds). */
+  keyCache: KeyCache;
+  /** A customer's limits when it has none stored (GATEWAY_CUSTOMER_LIMITS), as the key cache applies them. */
+  customerDefaults: CustomerDefaults;
+}
+
+export function customerRoutes(deps: CustomerDeps): ApiRoute[] {
+  const { keyStore, customerDefaults } = deps;
   return [
     {
       method: 'GET',
@@ -18,7 +29,7 @@ export function customerRoutes(keyStore: KeyStore): ApiRoute[] {
         const [customers, keys] = await Promise.all([keyStore.listCustomers(), keyStore.listKeys()]);
         const activeKeys = new Map<string, number>();
         for (const k of keys) if (k.status === 'active') activeKeys.set(k.customerId, (activeKeys.get(k.customerId) ?? 0) + 1);
-        return ok({ customers: customers.map((c) => ({ ...customerView(c), activeKeys: activeKeys.get(c.id) ?? 0 })) });
+        return ok({ customers: customers.map((c) => ({ ...customerLimitsView(c, customerDefaults), activeKeys: activeKeys.get(c.id) ?? 0 })) });
       },
     },
     {
@@ -29,7 +40,7 @@ export function customerRoutes(keyStore: KeyStore): ApiRoute[] {
         const name = requiredString(req.body, 'name', 200).trim();
         if ((await keyStore.getCustomerByName(name)) !== null) throw new GatewayError('conflict', `A customer named "${name}" already exists.`, { param: 'name' });
         try {
-          return ok({ customer: customerView(await keyStore.createCustomer(name)) }, 201);
+          return ok({ customer: customerLimitsView(await keyStore.createCustomer(name), customerDefaults) }, 201);
         } catch (err) {
           if (err instanceof KeyStoreError) throw new GatewayError('invalid_request', err.message, { param: 'name' });
           throw err;
@@ -40,7 +51,25 @@ export function customerRoutes(keyStore: KeyStore): ApiRoute[] {
       method: 'GET',
       pattern: '/customers/:customerId',
       access: 'customer',
-      handler: async (req) => ok({ customer: customerView(await customerOr404(keyStore, req.params.customerId)) }),
+      handler: async (req) => ok({ customer: customerLimitsView(await customerOr404(keyStore, req.params.customerId), customerDefaults) }),
+    },
+    {
+      // The whole setting: a field absent or null means no limit of its own on that dimension.
+      method: 'POST',
+      pattern: '/customers/:customerId/limits',
+      access: 'operator',
+      handler: async (req) => {
+        const limits = { rpm: optionalPositiveInteger(req.body, 'rpm'), tpm: optionalPositiveInteger(req.body, 'tpm') };
+        const customer = await customerOr404(keyStore, req.params.customerId);
+        try {
+          const updated = await keyStore.setCustomerLimits(customer.id, limits);
+          await deps.keyCache.refresh();
+          return ok({ customer: customerLimitsView(updated, customerDefaults) });
+        } catch (err) {
+          if (err instanceof KeyStoreError) throw new GatewayError('invalid_request', err.message);
+          throw err;
+        }
+      },
     },
   ];
 }

@@ -4,6 +4,7 @@ import { GatewayError } from '../../errors/codes.js';
 import type { KeyCache } from '../../keys/key-cache.js';
 import type { KeyStore } from '../../keys/key-store.js';
 import { KeyStoreError } from '../../keys/key-store.js';
+import { customerLimitsOf, type CustomerDefaults } from '../../keys/principal.js';
 import type { Limits } from '../../ratelimit/limiter.js';
 import { customerOr404 } from './customer-lookup.js';
 import { keyLimitProblem } from './key-limits.js';
@@ -17,8 +18,8 @@ export interface KeyDeps {
   catalogue: Catalogue;
   /** This process's key cache: refreshed at once after a revoke (other instances poll within seconds). */
   keyCache: KeyCache;
-  /** A customer's own limits by its name (GATEWAY_CUSTOMER_LIMITS), or null when it has none. */
-  customerLimits: (customerName: string) => Limits | null;
+  /** A customer's limits when it has none stored (GATEWAY_CUSTOMER_LIMITS), as the key cache applies them. */
+  customerDefaults: CustomerDefaults;
 }
 
 export function keyRoutes(deps: KeyDeps): ApiRoute[] {
@@ -56,7 +57,7 @@ async function createKey(deps: KeyDeps, req: ApiRequest) {
   const allowed = optionalStringList(req.body, 'allowedModels', 200);
   const limits: Limits = { rpm: optionalPositiveInteger(req.body, 'rpm'), tpm: optionalPositiveInteger(req.body, 'tpm') };
   if (req.actor?.role === 'customer') {
-    const problem = keyLimitProblem(limits, deps.customerLimits(customer.name));
+    const problem = keyLimitProblem(limits, customerLimitsOf(customer, customer.name, deps.customerDefaults));
     if (problem !== null) throw new GatewayError('forbidden', problem.message, { param: problem.param });
   }
   try {

@@ -2,9 +2,11 @@
 import type { Customer, KeyRecord } from '../../keys/key-store.js';
 import { keyStatus, type ShownKeyStatus } from '../../keys/key-status.js';
 import type { DashboardUser } from '../auth/user-store.js';
+import { customerLimitsOf, type CustomerDefaults } from '../../keys/principal.js';
+import type { Limits } from '../../ratelimit/limiter.js';
 
 /** A key as the API shows it: the record without its customer fields, its status as shown (keyStatus). */
-export type KeyView = Omit<KeyRecord, 'customerId' | 'customerName' | 'status'> & { status: ShownKeyStatus };
+export type KeyView = Omit<KeyRecord, 'customerId' | 'customerName' | 'customerRpm' | 'customerTpm' | 'status'> & { status: ShownKeyStatus };
 
 export function keyView(record: KeyRecord, now: number = Date.now()): KeyView {
   return {
@@ -26,10 +28,22 @@ export interface CustomerView {
   id: string;
   name: string;
   createdAt: string;
+  /** Its own limits as stored; null in both: the configured default applies. */
+  rpm: number | null;
+  tpm: number | null;
 }
 
 export function customerView(c: Customer): CustomerView {
-  return { id: c.id, name: c.name, createdAt: c.createdAt };
+  return { id: c.id, name: c.name, createdAt: c.createdAt, rpm: c.rpm, tpm: c.tpm };
+}
+
+/** A customer as its pages show it: also the limits in force, its own or the configured default (null: none). */
+export interface CustomerLimitsView extends CustomerView {
+  limitsInForce: Limits | null;
+}
+
+export function customerLimitsView(c: Customer, defaults: CustomerDefaults): CustomerLimitsView {
+  return { ...customerView(c), limitsInForce: customerLimitsOf(c, c.name, defaults) };
 }
 
 export type UserView = Pick<DashboardUser, 'id' | 'email' | 'createdAt' | 'lastSignInAt'>;

@@ -3,8 +3,8 @@
 // changesSince hands back is a transaction horizon, not a row version (key-change-feed.ts says why).
 import type pg from 'pg';
 import { displayPrefix, generateKey, hashSecret, randomBase62 } from '../../keys/key-format.js';
-import { validCustomerName, validateKeySettings } from '../../keys/key-input.js';
-import { KeyStoreError, type Customer, type KeyChange, type KeyRecord, type KeyStore, type NewKey } from '../../keys/key-store.js';
+import { validCustomerLimits, validCustomerName, validateKeySettings } from '../../keys/key-input.js';
+import { KeyStoreError, type Customer, type CustomerLimits, type KeyChange, type KeyRecord, type KeyStore, type NewKey } from '../../keys/key-store.js';
 import { CHANGE_STAMP_VALUES, FEED_TRANSACTION, NOTIFY_KEY_CHANGE, READ_HORIZON, STAMP_CHANGE, nextCursor } from './key-change-feed.js';
 import { inTransaction, sqlState, UNIQUE_VIOLATION, type Queryable } from './pool.js';
 
@@ -12,6 +12,9 @@ interface CustomerRow {
   id: string;
   name: string;
   created_at: Date;
+  /** bigint columns arrive as text from node-postgres. */
+  rpm: string | null;
+  tpm: string | null;
 }
 
 interface KeyRow {
@@ -31,10 +34,13 @@ interface KeyRow {
   status: 'active' | 'revoked';
   revoked_at: Date | null;
   version: string;
+  customer_rpm: string | null;
+  customer_tpm: string | null;
 }
 
 const KEY_COLUMNS = `k.id, k.customer_id, c.name AS customer_name, k.name, k.prefix, k.secret_hash, k.created_at,
-  k.last_used_at, k.expires_at, k.allowed_models, k.rpm, k.tpm, k.status, k.revoked_at, k.version`;
+  k.last_used_at, k.expires_at, k.allowed_models, k.rpm, k.tpm, k.status, k.revoked_at, k.version,
+  c.rpm AS customer_rpm, c.tpm AS customer_tpm`;
 const SELECT_KEYS = `SELECT ${KEY_COLUMNS} FROM api_keys k JOIN customers c ON c.id = k.customer_id`;
 /** Byte order, as SQLite sorts text, whatever collation the database was created with. */
 const BYTE_ORDER = 'COLLATE "C"';
@@ -43,7 +49,7 @@ const iso = (d: Date | null): string | null => (d === null ? null : d.toISOStrin
 const count = (n: string | null): number | null => (n === null ? null : Number(n));
 
 function toCustomer(row: CustomerRow): Customer {
-  return { id: row.id, name: row.name, createdAt: row.created_at.toISOString() };
+  return { id: row.id, name: row.name, createdAt: row.created_at.toISOString(), rpm: count(row.rpm), tpm: count(row.tpm) };
 }
 
 function toRecord(row: KeyRow): KeyRecord {
@@ -61,6 +67,8 @@ function toRecord(row: KeyRow): KeyRecord {
     tpm: count(row.tpm),
     status: row.status,
     revokedAt: iso(row.revoked_at),
+    customerRpm: count(row.customer_rpm),
+    customerTpm: count(row.customer_tpm),
   };
 }
 
@@ -114,6 +122,26 @@ export class PostgresKeyStore implements KeyStore {
   async listCustomers(): Promise<Customer[]> {
     const { rows } = await this.pool.query<CustomerRow>(`SELECT * FROM customers ORDER BY name ${BYTE_ORDER}`);
     return rows.map(toCustomer);
+  }
+
+  async setCustomerLimits(customerId: string, limits: CustomerLimits): Promise<Customer> {
+    const valid = validCustomerLimits(limits);
+    return inTransaction(this.pool, async (client) => {
+      // FOR UPDATE, not the weaker lock the UPDATE alone takes, waits for a createKey of this customer
+      // (its foreign key check holds a key-share lock) and makes later ones wait: either that key is
+      // stamped below, or it is written after this commits and read with the new limits.
+      await client.query('SELECT 1 FROM customers WHERE id = $1 FOR UPDATE', [customerId]);
+      const { rows } = await client.query<CustomerRow>('UPDATE customers SET rpm = $1, tpm = $2 WHERE id = $3 RETURNING *', [
+        valid.rpm,
+        valid.tpm,
+        customerId,
+      ]);
+      if (rows.length === 0) throw new KeyStoreError(`no customer with id ${customerId}`);
+      // The keys carry the customer's limits to every cache: stamped as changed, they are read again.
+      const stamped = await client.query(`UPDATE api_keys SET ${STAMP_CHANGE} WHERE customer_id = $1`, [customerId]);
+      if ((stamped.rowCount ?? 0) > 0) await client.query(NOTIFY_KEY_CHANGE);
+      return toCustomer(rows[0]);
+    });
   }
 
   async createKey(input: NewKey): Promise<{ record: KeyRecord; key: string }> {

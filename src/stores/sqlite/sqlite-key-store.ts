@@ -2,14 +2,16 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './open.js';
 import { displayPrefix, generateKey, hashSecret, randomBase62 } from '../../keys/key-format.js';
-import { validCustomerName, validateKeySettings } from '../../keys/key-input.js';
+import { validCustomerLimits, validCustomerName, validateKeySettings } from '../../keys/key-input.js';
 import { lastUsedRowsWriter } from './last-used-rows.js';
-import { KeyStoreError, type Customer, type KeyChange, type KeyRecord, type KeyStore, type LastUse, type NewKey } from '../../keys/key-store.js';
+import { KeyStoreError, type Customer, type CustomerLimits, type KeyChange, type KeyRecord, type KeyStore, type LastUse, type NewKey } from '../../keys/key-store.js';
 
 interface CustomerRow {
   id: string;
   name: string;
   created_at: string;
+  rpm: number | null;
+  tpm: number | null;
 }
 
 interface KeyRow {
@@ -28,14 +30,17 @@ interface KeyRow {
   status: 'active' | 'revoked';
   revoked_at: string | null;
   version: number;
+  customer_rpm: number | null;
+  customer_tpm: number | null;
 }
 
-const SELECT_KEYS = `SELECT k.*, c.name AS customer_name FROM api_keys k JOIN customers c ON c.id = k.customer_id`;
+const SELECT_KEYS = `SELECT k.*, c.name AS customer_name, c.rpm AS customer_rpm, c.tpm AS customer_tpm
+  FROM api_keys k JOIN customers c ON c.id = k.customer_id`;
 /** Each change takes a version above every existing row's; writers are serialised, so versions follow commit order. */
 const NEXT_VERSION = `(SELECT COALESCE(MAX(version), 0) + 1 FROM api_keys)`;
 
 function toCustomer(row: CustomerRow): Customer {
-  return { id: row.id, name: row.name, createdAt: row.created_at };
+  return { id: row.id, name: row.name, createdAt: row.created_at, rpm: row.rpm, tpm: row.tpm };
 }
 
 function toRecord(row: KeyRow): KeyRecord {
@@ -53,6 +58,8 @@ function toRecord(row: KeyRow): KeyRecord {
     tpm: row.tpm,
     status: row.status,
     revokedAt: row.revoked_at,
+    customerRpm: row.customer_rpm,
+    customerTpm: row.customer_tpm,
   };
 }
 
@@ -106,6 +113,20 @@ export class SqliteKeyStore implements KeyStore {
   async listCustomers(): Promise<Customer[]> {
     const rows = this.db.prepare('SELECT * FROM customers ORDER BY name').all() as CustomerRow[];
     return rows.map(toCustomer);
+  }
+
+  async setCustomerLimits(customerId: string, limits: CustomerLimits): Promise<Customer> {
+    const valid = validCustomerLimits(limits);
+    const set = this.db.transaction(() => {
+      const changed = this.db.prepare('UPDATE customers SET rpm = ?, tpm = ? WHERE id = ?').run(valid.rpm, valid.tpm, customerId);
+      if (changed.changes !== 1) throw new KeyStoreError(`no customer with id ${customerId}`);
+      // One row at a time: versions are unique, and one UPDATE of many rows reads NEXT_VERSION only once.
+      const ids = this.db.prepare('SELECT id FROM api_keys WHERE customer_id = ? ORDER BY id').pluck().all(customerId) as string[];
+      const stamp = this.db.prepare(`UPDATE api_keys SET version = ${NEXT_VERSION} WHERE id = ?`);
+      for (const id of ids) stamp.run(id);
+      return toCustomer(this.sql.customerById.get(customerId) as CustomerRow);
+    });
+    return set.immediate();
   }
 
   async createKey(input: NewKey): Promise<{ record: KeyRecord; key: string }> {
@@ -189,7 +210,7 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   private insertCustomer(name: string): Customer {
-    const customer = { id: `cus_${randomBase62(16)}`, name, createdAt: new Date().toISOString() };
+    const customer = { id: `cus_${randomBase62(16)}`, name, createdAt: new Date().toISOString(), rpm: null, tpm: null };
     this.sql.insertCustomer.run(customer.id, customer.name, customer.createdAt);
     return customer;
   }
