@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../../src/stores/sqlite/open.js';
 import { SqliteUsageStore } from '../../src/stores/sqlite/sqlite-usage-store.js';
 import { ROWS_PER_HANDOVER, ThreadedUsageStore } from '../../src/stores/sqlite/threaded-usage-store.js';
-import type { UsageRecord, UsageStore } from '../../src/metering/usage-store.js';
+import { emptyTotals, type UsageRecord, type UsageStore } from '../../src/metering/usage-store.js';
 import { UsageWriter } from '../../src/metering/usage-writer.js';
 
 export type WriteMode = 'none' | 'inline' | 'thread';
@@ -27,7 +27,7 @@ export interface WriteDelay {
   max: number;
 }
 
-const NO_STORE: UsageStore = { insertBatch: async () => {}, query: async () => [], totals: async () => ({ requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }) };
+const NO_STORE: UsageStore = { insertBatch: async () => {}, query: async () => [], totals: async () => emptyTotals() };
 
 export async function measureWrites(mode: WriteMode, seconds: number, rowsPerMs: number): Promise<WriteDelay> {
   const dir = mkdtempSync(join(tmpdir(), 'mgw-usage-writes-'));
@@ -73,6 +73,8 @@ export function usageRow(n: number): UsageRecord {
     surface: 'chat',
     inputTokens: 82,
     outputTokens: 17,
+    // 82 input and 17 output tokens at Sonnet 4.6's list prices.
+    costNanoUsd: 501_000,
     cacheReadTokens: 0,
     cacheWriteTokens: 0,
     status: 200,

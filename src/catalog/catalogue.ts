@@ -112,5 +112,6 @@ function fromLive(info: ModelInfo, known: CatalogModel | undefined): CatalogMode
     accepts: known?.accepts ?? { temperature: true, topP: true, topK: true },
     fallbacks: known?.fallbacks ?? [],
     aliases: known?.aliases ?? [],
+    prices: known?.prices ?? null,
   };
 }

@@ -1,4 +1,6 @@
 // One entry of the model catalogue: what the gateway knows about a model beyond its id.
+import { LIST_PRICES } from '../spend/list-prices.js';
+import type { ModelPrices } from '../spend/prices.js';
 
 export interface CatalogModel {
   id: string;
@@ -15,6 +17,8 @@ export interface CatalogModel {
   fallbacks: string[];
   /** Other names clients may use for this model. */
   aliases: string[];
+  /** What its tokens cost (docs/spend.md); null when unknown: its requests are counted at zero and flagged. */
+  prices: ModelPrices | null;
 }
 
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -31,6 +35,7 @@ export const DEFAULT_MODELS: readonly CatalogModel[] = Object.freeze([
     accepts: { temperature: false, topP: false, topK: false },
     fallbacks: ['claude-sonnet-4-6'],
     aliases: [],
+    prices: LIST_PRICES['claude-opus-4-7'],
   },
   {
     id: 'claude-sonnet-4-6',
@@ -41,6 +46,7 @@ export const DEFAULT_MODELS: readonly CatalogModel[] = Object.freeze([
     accepts: { temperature: true, topP: true, topK: true },
     fallbacks: [],
     aliases: [],
+    prices: LIST_PRICES['claude-sonnet-4-6'],
   },
   {
     id: 'claude-haiku-4-5-20251001',
@@ -51,5 +57,6 @@ export const DEFAULT_MODELS: readonly CatalogModel[] = Object.freeze([
     accepts: { temperature: true, topP: true, topK: true },
     fallbacks: [],
     aliases: ['claude-haiku-4-5'],
+    prices: LIST_PRICES['claude-haiku-4-5-20251001'],
   },
 ]);

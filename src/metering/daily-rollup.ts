@@ -20,7 +20,7 @@ export function dailyIncrements(rows: readonly UsageRecord[]): DailyIncrement[] 
     const group = `${day}\n${customerId}\n${keyId}\n${r.model}`;
     let sum = groups.get(group);
     if (sum === undefined) {
-      sum = { day, customerId, keyId, model: r.model, requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+      sum = { day, customerId, keyId, model: r.model, requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costNanoUsd: 0n };
       groups.set(group, sum);
     }
     sum.requests++;
@@ -29,6 +29,7 @@ export function dailyIncrements(rows: readonly UsageRecord[]): DailyIncrement[] 
     sum.outputTokens += r.outputTokens;
     sum.cacheReadTokens += r.cacheReadTokens;
     sum.cacheWriteTokens += r.cacheWriteTokens;
+    sum.costNanoUsd += BigInt(r.costNanoUsd);
   }
   return [...groups.values()];
 }

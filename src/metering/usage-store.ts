@@ -12,6 +12,8 @@ export interface UsageRecord {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** What the reported tokens cost at the served model's prices: integer nano-dollars (1e-9 USD), 0 when unpriced. */
+  costNanoUsd: number;
   status: number;
   durationMs: number;
   outcome: string;
@@ -34,6 +36,12 @@ export interface UsageTotals {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** Nano-dollars (1e-9 USD), summed exactly: a BigInt, since sums may pass 2^53 (formatUsd shows it). */
+  costNanoUsd: bigint;
+}
+
+export function emptyTotals(): UsageTotals {
+  return { requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costNanoUsd: 0n };
 }
 
 /** One group: a day, a customer (null for requests without a valid key), a model. */

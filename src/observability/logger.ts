@@ -37,14 +37,22 @@ interface LineWriter {
   stream: DestinationStream;
 }
 
-const writers = new WeakMap<Logger, LineWriter>();
+/** The process logger and the access log that writes into the same stream, past the same scrub. */
+export interface Logging {
+  logger: Logger;
+  access: AccessLog;
+}
 
-export function createLogger(opts: LoggerOptions): Logger {
+export function createLogging(opts: LoggerOptions): Logging {
   const scrub = secretScrubber(opts.secrets ?? []);
   const stream = (opts.destination ?? new BatchedFdStream({ fd: 1, minBytes: BATCH_BYTES, flushEveryMs: FLUSH_EVERY_MS })) as DestinationStream;
   const logger = pino({ level: opts.level, base: { pid: process.pid }, hooks: { streamWrite: scrub.line } }, stream);
-  writers.set(logger, { chosen: new QuotedCache(scrub.value), own: new QuotedCache(), stream });
-  return logger;
+  return { logger, access: new AccessLog(logger, { chosen: new QuotedCache(scrub.value), own: new QuotedCache(), stream }) };
+}
+
+/** A logger alone, for processes that write no access lines (the CLI's proxy, the cluster primary). */
+export function createLogger(opts: LoggerOptions): Logger {
+  return createLogging(opts).logger;
 }
 
 /** What the one access-log line of a request says (README "Operations": usage at info, upstream timing at debug). */
@@ -70,36 +78,39 @@ export interface AccessLogLine {
   upstreamMs: number | null;
 }
 
-/** Writes the access line: info always, with the upstream timing added when debug is enabled. */
-export function logAccess(logger: Logger, line: AccessLogLine): void {
-  if (!logger.isLevelEnabled('info')) return;
-  const durationMs = round2(line.durationMs);
-  const debug = logger.isLevelEnabled('debug');
-  const upstreamSentMs = line.upstreamSentMs !== null && debug ? round2(line.upstreamSentMs) : undefined;
-  const upstreamMs = line.upstreamMs !== null && debug ? round2(line.upstreamMs) : undefined;
-  // A client may name a model of any length: clipped before it is written or cached.
-  const model = line.model === undefined ? undefined : clipText(line.model);
-  const customer = line.customer === undefined ? undefined : clipText(line.customer);
-  const writer = writers.get(logger);
-  if (writer === undefined) {
-    logger.info({ ...line, model, customer, durationMs, upstreamSentMs, upstreamMs }, 'request');
-    return;
+/** Writes one access line per request: info always, with the upstream timing added when debug is enabled. */
+export class AccessLog {
+  constructor(
+    private readonly logger: Logger,
+    private readonly writer: LineWriter,
+  ) {}
+
+  write(line: AccessLogLine): void {
+    const { logger } = this;
+    if (!logger.isLevelEnabled('info')) return;
+    const durationMs = round2(line.durationMs);
+    const debug = logger.isLevelEnabled('debug');
+    const upstreamSentMs = line.upstreamSentMs !== null && debug ? round2(line.upstreamSentMs) : undefined;
+    const upstreamMs = line.upstreamMs !== null && debug ? round2(line.upstreamMs) : undefined;
+    // A client may name a model of any length: clipped before it is written or cached.
+    const model = line.model === undefined ? undefined : clipText(line.model);
+    const customer = line.customer === undefined ? undefined : clipText(line.customer);
+    const { own, chosen } = this.writer;
+    // pino's own line shape: level, time, base fields, the object's fields (undefined ones left out), msg.
+    // The request id is the gateway's hex id and the method a token llhttp accepted: neither needs escaping.
+    let text = `{"level":30,"time":${Date.now()},"pid":${PID},"reqId":"${line.reqId}","surface":${own.literal(line.surface)},"method":"${line.method}","path":${own.literal(line.path)}`;
+    if (model !== undefined) text += `,"model":${chosen.literal(model)}`;
+    if (customer !== undefined) text += `,"customer":${chosen.literal(customer)}`;
+    if (line.keyId !== undefined) text += `,"keyId":${own.literal(line.keyId)}`;
+    text += `,"status":${line.status},"outcome":${own.literal(line.outcome)},"stream":${line.stream},"durationMs":${durationMs}`;
+    const tokens = line.tokens;
+    if (tokens !== undefined) {
+      text += `,"tokens":{"input":${tokens.input},"output":${tokens.output},"cacheRead":${tokens.cacheRead},"cacheWrite":${tokens.cacheWrite}}`;
+    }
+    if (upstreamSentMs !== undefined) text += `,"upstreamSentMs":${upstreamSentMs}`;
+    if (upstreamMs !== undefined) text += `,"upstreamMs":${upstreamMs}`;
+    this.writer.stream.write(`${text},"msg":"request"}\n`);
   }
-  const { own, chosen } = writer;
-  // pino's own line shape: level, time, base fields, the object's fields (undefined ones left out), msg.
-  // The request id is the gateway's hex id and the method a token llhttp accepted: neither needs escaping.
-  let text = `{"level":30,"time":${Date.now()},"pid":${PID},"reqId":"${line.reqId}","surface":${own.literal(line.surface)},"method":"${line.method}","path":${own.literal(line.path)}`;
-  if (model !== undefined) text += `,"model":${chosen.literal(model)}`;
-  if (customer !== undefined) text += `,"customer":${chosen.literal(customer)}`;
-  if (line.keyId !== undefined) text += `,"keyId":${own.literal(line.keyId)}`;
-  text += `,"status":${line.status},"outcome":${own.literal(line.outcome)},"stream":${line.stream},"durationMs":${durationMs}`;
-  const tokens = line.tokens;
-  if (tokens !== undefined) {
-    text += `,"tokens":{"input":${tokens.input},"output":${tokens.output},"cacheRead":${tokens.cacheRead},"cacheWrite":${tokens.cacheWrite}}`;
-  }
-  if (upstreamSentMs !== undefined) text += `,"upstreamSentMs":${upstreamSentMs}`;
-  if (upstreamMs !== undefined) text += `,"upstreamMs":${upstreamMs}`;
-  writer.stream.write(`${text},"msg":"request"}\n`);
 }
 
 const PID = process.pid;

@@ -1,13 +1,13 @@
 // Wraps everything after it: in-flight gauges, the request metrics, the usage record and the one
 // access-log line, all written once the response is over (for streams, after the last byte).
 import type { RequestContext } from '../context.js';
-import { logAccess } from '../observability/logger.js';
 import type { Outcome } from '../observability/metrics.js';
 import type { Stage } from '../pipeline/compose.js';
 import type { Runtime } from '../runtime.js';
+import { requestCost } from '../spend/cost.js';
 
 export function observeStage(rt: Runtime): Stage {
-  const { metrics, usage, logger } = rt;
+  const { metrics, usage, accessLog, catalogue } = rt;
   return async (ctx, next) => {
     const surface = ctx.route.surface;
     metrics.requestStarted(surface);
@@ -35,6 +35,10 @@ export function observeStage(rt: Runtime): Stage {
       });
       for (const w of ctx.warnings) metrics.translationWarning(w.kind);
       if (ctx.principal !== null && ctx.model !== null && (surface === 'messages' || surface === 'chat')) {
+        // Priced as the model that answered: a fallback's tokens cost what that model charges.
+        const served = ctx.servedModel === null ? ctx.model : catalogue.resolve(ctx.servedModel);
+        const cost = requestCost(ctx.usage, served?.prices ?? null);
+        metrics.spent(ctx.servedModel ?? ctx.model.id, customer, cost);
         usage.record({
           // When the request arrived (a stream crossing midnight is filed under the day it began).
           at: Math.round(Date.now() - durationMs),
@@ -47,12 +51,13 @@ export function observeStage(rt: Runtime): Stage {
           outputTokens: ctx.usage.output,
           cacheReadTokens: ctx.usage.cacheRead,
           cacheWriteTokens: ctx.usage.cacheWrite,
+          costNanoUsd: cost.nanoUsd,
           status,
           durationMs: Math.round(durationMs),
           outcome,
         });
       }
-      logAccess(logger, {
+      accessLog.write({
         reqId: ctx.id,
         surface,
         method: ctx.req.method ?? 'GET',

@@ -110,6 +110,7 @@ t.test('dashboard end to end in Chromium', { skip: typeof browser === 'string' ?
     t.equal(await page.getByRole('cell', { name: MODEL }).count(), 2, 'the model appears per model and per day');
     t.ok(await page.locator('svg.chart rect').count() >= 1, 'the chart has a bar');
     t.not(await page.locator('[data-total="inputTokens"]').textContent(), '0');
+    t.match(await page.locator('[data-total="costUsd"]').textContent(), /^[0-9]+\.[0-9]{2,9}$/, 'the cost, as the API gave it');
     await checkPage(t, page, 'usage');
     await shot(page, 'usage');
   });

@@ -2,7 +2,7 @@
 // hands each test an empty usage store and a key store on the same data (reports name customers).
 import type { Test } from 'tap';
 import type { KeyStore } from '../../src/keys/key-store.js';
-import { UsageQueryError, type UsageQuery, type UsageRecord, type UsageStore, type UsageTotals } from '../../src/metering/usage-store.js';
+import { emptyTotals, UsageQueryError, type UsageQuery, type UsageRecord, type UsageStore, type UsageTotals } from '../../src/metering/usage-store.js';
 import { usageRecord } from '../unit/metering/fixtures/usage-record.js';
 
 export interface UsageStoreFixture {
@@ -17,7 +17,7 @@ export interface UsageContractOptions {
 
 export type UsageStoreFactory = (t: Test) => Promise<UsageStoreFixture>;
 
-const ZERO: UsageTotals = { requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+const ZERO: UsageTotals = emptyTotals();
 
 /** The totals a query must report, summed here from the records themselves. */
 function expectedTotals(rows: readonly UsageRecord[], q: UsageQuery): UsageTotals {
@@ -34,6 +34,7 @@ function expectedTotals(rows: readonly UsageRecord[], q: UsageQuery): UsageTotal
     sum.outputTokens += r.outputTokens;
     sum.cacheReadTokens += r.cacheReadTokens;
     sum.cacheWriteTokens += r.cacheWriteTokens;
+    sum.costNanoUsd += BigInt(r.costNanoUsd);
   }
   return sum;
 }
@@ -92,6 +93,7 @@ export function usageStoreContract(t: Test, open: UsageStoreFactory, opts: Usage
       outputTokens: 40,
       cacheReadTokens: 9,
       cacheWriteTokens: 12,
+      costNanoUsd: 3n * 115_300n,
     });
     t.same(await store.query({ model: 'no-such-model' }), []);
   });
@@ -125,6 +127,7 @@ export function usageStoreContract(t: Test, open: UsageStoreFactory, opts: Usage
           outputTokens: next(1000),
           cacheReadTokens: next(50),
           cacheWriteTokens: next(50),
+          costNanoUsd: next(10_000_000),
         }),
       );
       await store.insertBatch(rows);
@@ -143,6 +146,29 @@ export function usageStoreContract(t: Test, open: UsageStoreFactory, opts: Usage
     const grouped = await store.query();
     t.equal(grouped.reduce((n, r) => n + r.requests, 0), written.length, 'the groups add up to every record');
     t.same([...new Set(grouped.map((r) => r.day))], ['2030-04-01', '2030-03-31'], 'newest day first');
+  });
+
+  t.test('cost is stored per request and summed exactly, past 2^53 nano-dollars', async (t) => {
+    const { usage: store } = await open(t);
+    // Three requests of ~$4 million each: the sum passes 2^53 (~9.007e15), where a double drops units.
+    const big = 4_000_000_000_000_001;
+    await store.insertBatch([
+      usageRecord({ requestId: 'req_big_1', customerId: 'cus_a', costNanoUsd: big }),
+      usageRecord({ requestId: 'req_big_2', customerId: 'cus_a', costNanoUsd: big, status: 500 }),
+    ]);
+    await store.insertBatch([usageRecord({ requestId: 'req_big_3', customerId: 'cus_a', costNanoUsd: big })]);
+    await store.insertBatch([usageRecord({ requestId: 'req_free', customerId: 'cus_b', costNanoUsd: 0, model: 'unpriced-model' })]);
+    const exact = 3n * BigInt(big);
+    t.equal((await store.totals({ customerId: 'cus_a' })).costNanoUsd, exact, 'the rollup and the totals add cost in integers');
+    t.equal(typeof (await store.totals()).costNanoUsd, 'bigint');
+    t.same(
+      (await store.query()).map((r) => [r.customerId, r.model, r.costNanoUsd]),
+      [
+        ['cus_a', 'claude-haiku-4-5-20251001', exact],
+        ['cus_b', 'unpriced-model', 0n],
+      ],
+    );
+    t.equal((await store.totals({ customerId: 'nobody' })).costNanoUsd, 0n);
   });
 
   t.test('a batch written again is stored and counted once', { skip: !opts.idempotentRetries && 'this store does not deduplicate request ids yet' }, async (t) => {

@@ -6,14 +6,17 @@ import { dailyIncrements } from '../../metering/daily-rollup.js';
 import { isDay, UsageQueryError, type UsageQuery, type UsageRecord, type UsageRow, type UsageStore, type UsageTotals } from '../../metering/usage-store.js';
 import { inTransaction } from './pool.js';
 import { monthsOf, orderedIncrements, orderedUniqueRecords, usageRowKey } from './usage-batch.js';
+import { withCost, type StoredSums } from '../stored-cost.js';
 
 // float8 so node-postgres hands back numbers (it gives bigint and numeric as text); exact below 2^53.
+// The cost alone stays text, the exact numeric sum, read into a BigInt: money sums may pass 2^53.
 const SUMS = `coalesce(sum(u.requests), 0)::float8 AS requests,
   coalesce(sum(u.errors), 0)::float8 AS errors,
   coalesce(sum(u.input_tokens), 0)::float8 AS "inputTokens",
   coalesce(sum(u.output_tokens), 0)::float8 AS "outputTokens",
   coalesce(sum(u.cache_read_tokens), 0)::float8 AS "cacheReadTokens",
-  coalesce(sum(u.cache_write_tokens), 0)::float8 AS "cacheWriteTokens"`;
+  coalesce(sum(u.cache_write_tokens), 0)::float8 AS "cacheWriteTokens",
+  coalesce(sum(u.cost_nano_usd), 0)::text AS "costNanoUsd"`;
 
 /** Builds the WHERE clause from the filters that are set; values are always bound, never spliced in. */
 function where(q: UsageQuery): { sql: string; params: string[] } {
@@ -38,20 +41,21 @@ function where(q: UsageQuery): { sql: string; params: string[] } {
 }
 
 const INSERT_RECORDS = `INSERT INTO usage_records (request_id, day, at, customer_id, key_id, model, surface, input_tokens,
-    output_tokens, cache_read_tokens, cache_write_tokens, status, duration_ms, outcome)
+    output_tokens, cache_read_tokens, cache_write_tokens, status, duration_ms, outcome, cost_nano_usd)
   SELECT * FROM unnest($1::text[], $2::date[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[],
-    $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::integer[], $13::integer[], $14::text[])
+    $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::integer[], $13::integer[], $14::text[], $15::bigint[])
   ON CONFLICT (request_id, day) DO NOTHING
   RETURNING request_id, to_char(day, 'YYYY-MM-DD') AS day`;
 
 // WITH ORDINALITY ... ORDER BY: the rows are upserted, and so locked, in the order they were sorted in.
 const ADD_TO_DAYS = `INSERT INTO usage_daily (day, customer_id, key_id, model, requests, errors, input_tokens, output_tokens,
-    cache_read_tokens, cache_write_tokens)
-  SELECT day, customer_id, key_id, model, requests, errors, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens
+    cache_read_tokens, cache_write_tokens, cost_nano_usd)
+  SELECT day, customer_id, key_id, model, requests, errors, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,
+    cost_nano_usd
   FROM unnest($1::date[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[],
-    $9::bigint[], $10::bigint[])
+    $9::bigint[], $10::bigint[], $11::bigint[])
     WITH ORDINALITY AS i(day, customer_id, key_id, model, requests, errors, input_tokens, output_tokens,
-      cache_read_tokens, cache_write_tokens, n)
+      cache_read_tokens, cache_write_tokens, cost_nano_usd, n)
   ORDER BY n
   ON CONFLICT (day, customer_id, key_id, model) DO UPDATE SET
     requests = usage_daily.requests + excluded.requests,
@@ -59,7 +63,8 @@ const ADD_TO_DAYS = `INSERT INTO usage_daily (day, customer_id, key_id, model, r
     input_tokens = usage_daily.input_tokens + excluded.input_tokens,
     output_tokens = usage_daily.output_tokens + excluded.output_tokens,
     cache_read_tokens = usage_daily.cache_read_tokens + excluded.cache_read_tokens,
-    cache_write_tokens = usage_daily.cache_write_tokens + excluded.cache_write_tokens`;
+    cache_write_tokens = usage_daily.cache_write_tokens + excluded.cache_write_tokens,
+    cost_nano_usd = usage_daily.cost_nano_usd + excluded.cost_nano_usd`;
 
 export class PostgresUsageStore implements UsageStore {
   /** Months whose partition this process has made sure of; a new month costs one extra call. */
@@ -89,6 +94,7 @@ export class PostgresUsageStore implements UsageStore {
         columns((r) => r.status),
         columns((r) => Math.round(r.durationMs)),
         columns((r) => r.outcome),
+        columns((r) => r.costNanoUsd),
       ]);
       if (inserted.rows.length === 0) return;
       const isNew = new Set(inserted.rows.map((r) => usageRowKey(r.request_id, r.day)));
@@ -106,13 +112,14 @@ export class PostgresUsageStore implements UsageStore {
         field('outputTokens'),
         field('cacheReadTokens'),
         field('cacheWriteTokens'),
+        field('costNanoUsd'),
       ]);
     });
   }
 
   async query(q: UsageQuery = {}): Promise<UsageRow[]> {
     const w = where(q);
-    const { rows } = await this.pool.query<UsageRow>(
+    const { rows } = await this.pool.query<StoredSums<UsageRow>>(
       `SELECT to_char(u.day, 'YYYY-MM-DD') AS day, nullif(u.customer_id, '') AS "customerId", c.name AS "customerName",
          u.model AS model, ${SUMS}
        FROM usage_daily u LEFT JOIN customers c ON c.id = u.customer_id
@@ -121,13 +128,13 @@ export class PostgresUsageStore implements UsageStore {
        ORDER BY u.day DESC, c.name COLLATE "C" NULLS FIRST, u.model COLLATE "C"`,
       w.params,
     );
-    return rows;
+    return rows.map(withCost);
   }
 
   async totals(q: UsageQuery = {}): Promise<UsageTotals> {
     const w = where(q);
-    const { rows } = await this.pool.query<UsageTotals>(`SELECT ${SUMS} FROM usage_daily u ${w.sql}`, w.params);
-    return rows[0];
+    const { rows } = await this.pool.query<StoredSums<UsageTotals>>(`SELECT ${SUMS} FROM usage_daily u ${w.sql}`, w.params);
+    return withCost(rows[0]);
   }
 
   /** Each month's partition is created once, by whichever instance reaches the month first. */

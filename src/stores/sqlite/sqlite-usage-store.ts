@@ -1,16 +1,18 @@
 // UsageStore on the embedded SQLite database: each batch inserts its per-request rows and adds its sums
-// to the daily rollup in one transaction; reports read the rollup (migrations 002 and 003).
+// to the daily rollup in one transaction; reports read the rollup (migrations 002, 003 and 005).
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './open.js';
 import { dailyIncrements } from '../../metering/daily-rollup.js';
 import { dayOf, isDay, UsageQueryError, type UsageQuery, type UsageRecord, type UsageRow, type UsageStore, type UsageTotals } from '../../metering/usage-store.js';
+import { withCost, type StoredSums } from '../stored-cost.js';
 
 const SUMS = `coalesce(sum(u.requests), 0) AS requests,
   coalesce(sum(u.errors), 0) AS errors,
   coalesce(sum(u.input_tokens), 0) AS inputTokens,
   coalesce(sum(u.output_tokens), 0) AS outputTokens,
   coalesce(sum(u.cache_read_tokens), 0) AS cacheReadTokens,
-  coalesce(sum(u.cache_write_tokens), 0) AS cacheWriteTokens`;
+  coalesce(sum(u.cache_write_tokens), 0) AS cacheWriteTokens,
+  CAST(coalesce(sum(u.cost_nano_usd), 0) AS TEXT) AS costNanoUsd`;
 
 /** Builds the WHERE clause from the filters that are set; values are always bound, never spliced in. */
 function where(q: UsageQuery): { sql: string; params: string[] } {
@@ -39,20 +41,21 @@ export class SqliteUsageStore implements UsageStore {
   constructor(private readonly db: Db) {
     this.insert = db.prepare(
       `INSERT INTO usage_records (at, day, request_id, customer_id, key_id, model, surface, input_tokens,
-         output_tokens, cache_read_tokens, cache_write_tokens, status, duration_ms, outcome)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         output_tokens, cache_read_tokens, cache_write_tokens, cost_nano_usd, status, duration_ms, outcome)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.addToDay = db.prepare(
       `INSERT INTO usage_daily (day, customer_id, key_id, model, requests, errors, input_tokens, output_tokens,
-         cache_read_tokens, cache_write_tokens)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         cache_read_tokens, cache_write_tokens, cost_nano_usd)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (day, customer_id, key_id, model) DO UPDATE SET
          requests = requests + excluded.requests,
          errors = errors + excluded.errors,
          input_tokens = input_tokens + excluded.input_tokens,
          output_tokens = output_tokens + excluded.output_tokens,
          cache_read_tokens = cache_read_tokens + excluded.cache_read_tokens,
-         cache_write_tokens = cache_write_tokens + excluded.cache_write_tokens`,
+         cache_write_tokens = cache_write_tokens + excluded.cache_write_tokens,
+         cost_nano_usd = cost_nano_usd + excluded.cost_nano_usd`,
     );
   }
 
@@ -77,20 +80,21 @@ export class SqliteUsageStore implements UsageStore {
           r.outputTokens,
           r.cacheReadTokens,
           r.cacheWriteTokens,
+          r.costNanoUsd,
           r.status,
           Math.round(r.durationMs),
           r.outcome,
         );
       }
       for (const d of dailyIncrements(rows)) {
-        this.addToDay.run(d.day, d.customerId, d.keyId, d.model, d.requests, d.errors, d.inputTokens, d.outputTokens, d.cacheReadTokens, d.cacheWriteTokens);
+        this.addToDay.run(d.day, d.customerId, d.keyId, d.model, d.requests, d.errors, d.inputTokens, d.outputTokens, d.cacheReadTokens, d.cacheWriteTokens, d.costNanoUsd);
       }
     })();
   }
 
   async query(q: UsageQuery = {}): Promise<UsageRow[]> {
     const w = where(q);
-    return this.db
+    return (this.db
       .prepare(
         `SELECT u.day AS day, nullif(u.customer_id, '') AS customerId, c.name AS customerName, u.model AS model, ${SUMS}
          FROM usage_daily u LEFT JOIN customers c ON c.id = u.customer_id
@@ -98,11 +102,12 @@ export class SqliteUsageStore implements UsageStore {
          GROUP BY u.day, u.customer_id, u.model
          ORDER BY u.day DESC, c.name, u.model`,
       )
-      .all(...w.params) as UsageRow[];
+      .all(...w.params) as Array<StoredSums<UsageRow>>)
+      .map(withCost);
   }
 
   async totals(q: UsageQuery = {}): Promise<UsageTotals> {
     const w = where(q);
-    return this.db.prepare(`SELECT ${SUMS} FROM usage_daily u ${w.sql}`).get(...w.params) as UsageTotals;
+    return withCost(this.db.prepare(`SELECT ${SUMS} FROM usage_daily u ${w.sql}`).get(...w.params) as StoredSums<UsageTotals>);
   }
 }

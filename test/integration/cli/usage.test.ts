@@ -22,7 +22,7 @@ t.test('usage groups by day, customer and model and filters by customer and day'
   const table = await cli('usage', '--customer', 'acme', '--since', '2030-03-02');
   t.equal(table.code, 0, table.stderr);
   const lines = table.stdout.trimEnd().split('\n');
-  t.match(lines[0], /^DAY\s+CUSTOMER\s+MODEL\s+REQUESTS\s+ERRORS\s+INPUT\s+OUTPUT\s+CACHE READ\s+CACHE WRITE$/);
+  t.match(lines[0], /^DAY\s+CUSTOMER\s+MODEL\s+REQUESTS\s+ERRORS\s+INPUT\s+OUTPUT\s+CACHE READ\s+CACHE WRITE\s+COST \(USD\)$/);
   t.match(lines[1], /^2030-03-02\s+acme\s+claude-haiku-4-5-20251001\s+2\s+1\s+201\s+10\s/);
   t.match(lines[2], /^TOTAL\s+2\s+1\s+201\s+10\s/);
   t.equal(lines.length, 3);
@@ -35,6 +35,55 @@ t.test('usage groups by day, customer and model and filters by customer and day'
   t.match(await cli('usage', '--until', '2020-01-01'), { code: 0, stdout: 'no usage recorded for these filters\n' });
 });
 
+t.test('usage shows what each customer spent: exact cost in the table, --json and the csv export', async (t) => {
+  const { cli, url } = tempCli(t);
+  const db = openDatabase(url);
+  t.teardown(() => db.close());
+  const keys = new SqliteKeyStore(db);
+  const acme = (await keys.createKey({ customerName: 'acme' })).record;
+  const quoted = (await keys.createKey({ customerName: 'Smith, "Jones" & Co' })).record;
+  const by = (k: typeof acme) => ({ customerId: k.customerId, keyId: k.id });
+  const day1 = Date.parse('2030-03-01T10:00:00Z');
+  const day2 = Date.parse('2030-03-02T10:00:00Z');
+  await new SqliteUsageStore(db).insertBatch([
+    // $0.10 and $0.20 in nano-dollars: as floating-point dollars they would add up to 0.30000000000000004.
+    usageRecord({ ...by(acme), requestId: 'r1', at: day2, costNanoUsd: 100_000_000 }),
+    usageRecord({ ...by(acme), requestId: 'r2', at: day2, costNanoUsd: 200_000_000 }),
+    usageRecord({ ...by(acme), requestId: 'r3', at: day1, model: 'claude-opus-4-7', costNanoUsd: 1 }),
+    usageRecord({ ...by(quoted), requestId: 'r4', at: day1, costNanoUsd: 6_250_000_000 }),
+    usageRecord({ requestId: 'r5', at: day1, status: 401, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costNanoUsd: 0 }),
+  ]);
+
+  const table = await cli('usage', '--customer', 'acme');
+  t.equal(table.code, 0, table.stderr);
+  const lines = table.stdout.trimEnd().split('\n');
+  t.match(lines[1], /^2030-03-02\s+acme\s+claude-haiku-4-5-20251001\s+2\s+0\s+20\s+40\s+6\s+8\s+0\.30$/);
+  t.match(lines[2], /^2030-03-01\s+acme\s+claude-opus-4-7\s+.*\s0\.000000001$/);
+  t.match(lines[3], /^TOTAL\s.*\s0\.300000001$/);
+
+  const asJson = JSON.parse((await cli('usage', '--json')).stdout) as { rows: Array<Record<string, unknown>>; totals: Record<string, unknown> };
+  t.equal(asJson.totals.costUsd, '6.550000001');
+  t.same(asJson.rows.map((r) => r.costUsd), ['0.30', '0.00', '6.25', '0.000000001']);
+  t.notOk('costNanoUsd' in asJson.totals);
+
+  const csv = await cli('usage', '--format', 'csv');
+  t.equal(csv.code, 0, csv.stderr);
+  t.equal(
+    csv.stdout,
+    [
+      'day,customer_id,customer,model,requests,errors,input_tokens,output_tokens,cache_read_tokens,cache_write_tokens,cost_usd',
+      '2030-03-01,,,claude-haiku-4-5-20251001,1,1,0,0,0,0,0.00',
+      `2030-03-01,${quoted.customerId},"Smith, ""Jones"" & Co",claude-haiku-4-5-20251001,1,0,10,20,3,4,6.25`,
+      `2030-03-01,${acme.customerId},acme,claude-opus-4-7,1,0,10,20,3,4,0.000000001`,
+      `2030-03-02,${acme.customerId},acme,claude-haiku-4-5-20251001,2,0,20,40,6,8,0.30`,
+      '',
+    ].join('\r\n'),
+  );
+  const oneCustomer = await cli('usage', '--format', 'csv', '--customer', 'acme', '--since', '2030-03-02');
+  t.equal(oneCustomer.stdout.split('\r\n').length, 3, 'the header, one row, the final line end');
+  t.equal((await cli('usage', '--format', 'csv', '--until', '2020-01-01')).stdout.split('\r\n')[1], '', 'no rows: the header alone');
+});
+
 t.test('usage refuses bad arguments with one line', async (t) => {
   const { cli } = tempCli(t);
   const cases: Array<[string[], number, RegExp]> = [
@@ -42,6 +91,8 @@ t.test('usage refuses bad arguments with one line', async (t) => {
     [['--until', '2030-02-30'], 2, /--until must be a date/],
     [['--customer', 'nobody'], 1, /no customer named "nobody"/],
     [['--verbose'], 2, /unknown option --verbose/],
+    [['--format', 'xml'], 2, /--format must be one of table, json, csv, got "xml"/],
+    [['--json', '--format', 'csv'], 2, /--json and --format csv do not go together/],
   ];
   for (const [argv, code, reason] of cases) {
     const run = await cli('usage', ...argv);

@@ -23,16 +23,19 @@ t.test('create, use, meter, revoke', async (t) => {
   t.equal((await messages(h.url, secret)).status, 200, 'messages surface');
   t.equal((await chat(h.url, secret)).status, 200, 'chat surface');
 
-  await waitFor(async () => (await op.ok('GET', `${base}/usage`)).totals.requests >= 2, 5000);
+  await waitFor(async () => (await op.ok('GET', `${base}/usage`)).totals.requests >= 2, 60_000);
   const usage = await op.ok('GET', `${base}/usage`);
   t.equal(usage.totals.requests, 2);
   t.ok(usage.totals.inputTokens > 0 && usage.totals.outputTokens > 0, 'tokens are counted');
+  t.match(usage.totals.costUsd, /^[0-9]+\.[0-9]{2,9}$/, 'cost beside the tokens, an exact decimal string');
+  t.not(usage.totals.costUsd, '0.00', 'a priced model costs something');
+  t.same([usage.rows[0].costUsd, usage.byModel[0].costUsd], [usage.totals.costUsd, usage.totals.costUsd]);
   t.same(usage.byModel.map((m: { model: string }) => m.model), [MODEL]);
   t.equal(usage.byDay.length, 30, 'the default range is the last 30 days');
   t.equal(usage.rows.length, 1);
   t.equal((await op.ok('GET', `${base}/usage?keyId=${key.id}`)).totals.requests, 2, 'filtered by key');
   const longAgo = await op.ok('GET', `${base}/usage?from=2020-01-01&to=2020-01-31`);
-  t.same([longAgo.totals.requests, longAgo.byDay.length], [0, 31]);
+  t.same([longAgo.totals.requests, longAgo.byDay.length, longAgo.totals.costUsd], [0, 31, '0.00']);
 
   const listed = await op.send('GET', `${base}/keys`);
   t.notOk(listed.text.includes(secret.slice(key.prefix.length)), 'the list never shows the key');
@@ -74,6 +77,11 @@ t.test('key settings are validated by the shared rules', async (t) => {
   t.equal((await op.send('GET', `/customers/${customer.id}/usage?from=2020-01-01&to=2025-01-01`)).status, 400, 'range too long');
   const models = await op.ok('GET', '/models');
   t.ok(models.models.some((m: { id: string }) => m.id === MODEL), 'the catalogue is offered');
+  t.same(
+    models.models.find((m: { id: string }) => m.id === 'claude-sonnet-4-6'),
+    { id: 'claude-sonnet-4-6', displayName: 'Claude Sonnet 4.6', priced: true, prices: { input: '3', output: '15', cacheWrite: '3.75', cacheRead: '0.3' } },
+    'list prices in USD per million tokens',
+  );
 });
 
 t.test('users: created by operators, unique by email, removed with their sessions', async (t) => {

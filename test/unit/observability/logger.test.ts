@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import t from 'tap';
 import fc from 'fast-check';
-import { createLogger, logAccess, type Logger } from '../../../src/observability/logger.js';
+import { createLogging, type AccessLog, type Logger } from '../../../src/observability/logger.js';
 import { secretScrubber } from '../../../src/observability/redaction.js';
 
 const GATEWAY_KEY = 'mgw_k7Qp2xZ_9fJ3kLmN0pQrStUvWxYz1234567890abcdEFGH';
@@ -13,12 +13,12 @@ const BEARER = 'opaque-bearer-token-not-a-gateway-key';
 const SECRETS = [GATEWAY_KEY, OTHER_KEY, ADMIN_TOKEN, UPSTREAM_KEY, COOKIE, BEARER];
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 
-function capture(level = 'trace'): { logger: Logger; lines: () => Promise<string> } {
+function capture(level = 'trace'): { logger: Logger; access: AccessLog; lines: () => Promise<string> } {
   const out = new PassThrough();
   let text = '';
   out.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const logger = createLogger({ level, destination: out, secrets: [ADMIN_TOKEN, UPSTREAM_KEY] });
-  return { logger, lines: () => new Promise((resolve) => setImmediate(() => resolve(text))) };
+  const { logger, access } = createLogging({ level, destination: out, secrets: [ADMIN_TOKEN, UPSTREAM_KEY] });
+  return { logger, access, lines: () => new Promise((resolve) => setImmediate(() => resolve(text))) };
 }
 
 // Every way a secret could reach a logger call in this code base.
@@ -85,8 +85,8 @@ t.test('the access line carries usage at info and upstream timings only at debug
     tokens: { input: 10, output: 20, cacheRead: 5, cacheWrite: 0 },
   };
   for (const [level, hasUpstream] of [['info', false], ['debug', true]] as const) {
-    const { logger, lines } = capture(level);
-    logAccess(logger, access);
+    const { access: log, lines } = capture(level);
+    log.write(access);
     const line = JSON.parse((await lines()).trim()) as Record<string, unknown>;
     t.equal(line.msg, 'request');
     t.equal(line.durationMs, 1234.57);
@@ -108,8 +108,8 @@ t.test('a level above info writes no access line', async (t) => {
 });
 
 t.test('the access line scrubs the strings a client or an operator chose', async (t) => {
-  const { logger, lines } = capture('info');
-  logAccess(logger, {
+  const { access, lines } = capture('info');
+  access.write({
     reqId: 'req_2',
     surface: 'chat',
     method: 'POST',
@@ -154,12 +154,12 @@ t.test('the access line is pino\'s line shape, valid JSON holding exactly its fi
     upstreamMs: fc.option(fc.double({ min: 0, max: 1e7, noNaN: true }), { nil: null }),
   });
   for (const level of ['info', 'debug'] as const) {
-    const { logger, lines } = capture(level);
-    const sent: Array<Parameters<typeof logAccess>[1]> = [];
+    const { access, lines } = capture(level);
+    const sent: Array<Parameters<AccessLog['write']>[0]> = [];
     fc.assert(
       fc.property(line, (l) => {
         sent.push(l);
-        logAccess(logger, l);
+        access.write(l);
       }),
       { numRuns: 300 },
     );

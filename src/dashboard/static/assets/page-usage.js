@@ -1,5 +1,5 @@
 // @ts-check
-// Customer > Usage: requests and tokens per day and per model for a date range: totals, a chart, tables.
+// Customer > Usage: requests, tokens and cost per day and per model for a date range: totals, a chart, tables.
 import { api, enc, queryString } from './api.js';
 import { field, h, notice, replace } from './dom.js';
 import { onSubmit } from './forms.js';
@@ -16,6 +16,8 @@ const COLUMNS = /** @type {const} */ ([
   ['cacheReadTokens', 'Cache read tokens'],
   ['cacheWriteTokens', 'Cache write tokens'],
 ]);
+
+const COST_LABEL = 'Cost (USD)';
 
 /** What the chart can show: one of the columns, or all tokens together. */
 const METRICS = /** @type {Array<[string, string, (r: any) => number]>} */ ([
@@ -59,6 +61,7 @@ function renderUsage(usage) {
     'dl',
     { class: 'totals', 'aria-label': `Totals ${usage.from} to ${usage.to}` },
     COLUMNS.map(([key, label]) => h('div', {}, h('dt', {}, label), h('dd', { 'data-total': key }, count(usage.totals[key])))),
+    h('div', {}, h('dt', {}, COST_LABEL), h('dd', { 'data-total': 'costUsd' }, usage.totals.costUsd)),
   );
   if (usage.totals.requests === 0) return [totals, notice('ok', `No requests between ${usage.from} and ${usage.to}.`)];
   const chartArea = h('figure', { class: 'card chart-card' });
@@ -85,12 +88,16 @@ function renderUsage(usage) {
     );
   }
   drawChart();
-  const numeric = COLUMNS.map((_, i) => i + 1);
-  const byModel = dataTable('Usage per model', ['Model', ...COLUMNS.map(([, l]) => l)], usage.byModel.map((/** @type {any} */ m) => [m.model, ...COLUMNS.map(([k]) => count(m[k]))]), {
+  // The counts, then the cost: an exact decimal string from the API, shown as it came.
+  const numeric = [...COLUMNS.map((_, i) => i + 1), COLUMNS.length + 1];
+  const headings = [...COLUMNS.map(([, l]) => l), COST_LABEL];
+  /** @param {any} r */
+  const cells = (r) => [...COLUMNS.map(([k]) => count(r[k])), r.costUsd];
+  const byModel = dataTable('Usage per model', ['Model', ...headings], usage.byModel.map((/** @type {any} */ m) => [m.model, ...cells(m)]), {
     numeric,
-    foot: ['Total', ...COLUMNS.map(([k]) => count(usage.totals[k]))],
+    foot: ['Total', ...cells(usage.totals)],
   });
-  const byDay = dataTable('Usage per day and model', ['Day', 'Model', ...COLUMNS.map(([, l]) => l)], usage.rows.map((/** @type {any} */ r) => [r.day, r.model, ...COLUMNS.map(([k]) => count(r[k]))]), {
+  const byDay = dataTable('Usage per day and model', ['Day', 'Model', ...headings], usage.rows.map((/** @type {any} */ r) => [r.day, r.model, ...cells(r)]), {
     numeric: numeric.map((i) => i + 1),
   });
   return [totals, chartArea, h('h2', {}, 'Per model'), byModel, h('h2', {}, 'Per day and model'), byDay];

@@ -1,0 +1,6 @@
+-- The cost of each request and of each rollup group, in nano-dollars (1e-9 USD; docs/spend.md). Rows
+-- written before this migration stay at 0: their prices were never recorded, and re-pricing them with
+-- today's list would state a cost nobody was charged. A constant default adds the column without
+-- rewriting the table, and an older instance still writing without it leaves 0 (migrations are additive).
+ALTER TABLE usage_records ADD COLUMN cost_nano_usd bigint NOT NULL DEFAULT 0;
+ALTER TABLE usage_daily ADD COLUMN cost_nano_usd bigint NOT NULL DEFAULT 0;
