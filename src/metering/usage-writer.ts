@@ -1,9 +1,12 @@
 // Collects usage records on the request path (sync, O(1)) and writes them in batches off it.
-// A failed write keeps the rows for the next tick; only a full buffer drops rows, and it counts them.
+// A failed write keeps the rows for the next tick. With a spill file (usage-spill.ts) a full buffer, a store
+// failing for longer than spillAfterMs, or a close while the store fails moves the rows to the file, written
+// back first once the store answers; without one (or beyond the file's bound) rows are dropped and counted.
 // A flush hands over a few dozen or hundred rows at a time and lets the event loop run in between.
 // The gateway's store for a database file writes on a thread of its own (threaded-usage-store.ts);
 // a store that writes on the event loop (SQLite is synchronous, ~2.5 µs a row) would otherwise hold
 // every request that arrives meanwhile: 500 rows in one go took ~1.3 ms, 64 rows ~0.2 ms.
+import type { UsageSpill } from './usage-spill.js';
 import type { UsageRecord, UsageSink } from './usage-store.js';
 
 export interface UsageWriterOptions {
@@ -13,8 +16,12 @@ export interface UsageWriterOptions {
   flushAt?: number;
   /** Rows per insert (one transaction); the event loop runs between two. Default 64. */
   rowsPerWrite?: number;
-  /** Rows held while the store fails; beyond it new rows are dropped and counted. Default 100,000. */
+  /** Rows held in memory while the store fails; beyond it they go to the spill file, else are dropped. Default 100,000. */
   maxBuffered?: number;
+  /** Where rows go that the store cannot take for now. */
+  spill?: UsageSpill;
+  /** How long the store may keep failing before the buffered rows go to the spill file. Default 30 s. */
+  spillAfterMs?: number;
   onError?: (err: unknown) => void;
 }
 
@@ -22,10 +29,12 @@ export interface UsageWriterStats {
   written: number;
   dropped: number;
   failedWrites: number;
+  /** Rows moved to the spill file (written again from it when the store answers). */
+  spilled: number;
 }
 
 export class UsageWriter {
-  readonly stats: UsageWriterStats = { written: 0, dropped: 0, failedWrites: 0 };
+  readonly stats: UsageWriterStats = { written: 0, dropped: 0, failedWrites: 0, spilled: 0 };
   private buffer: UsageRecord[] = [];
   private flushing: Promise<void> | null = null;
   private flushScheduled = false;
@@ -34,6 +43,10 @@ export class UsageWriter {
   private readonly flushAt: number;
   private readonly rowsPerWrite: number;
   private readonly maxBuffered: number;
+  private readonly spill: UsageSpill | null;
+  private readonly spillAfterMs: number;
+  /** When the store started failing (Date.now()); null while it answers. */
+  private failingSince: number | null = null;
   private readonly onError: (err: unknown) => void;
 
   constructor(
@@ -43,6 +56,8 @@ export class UsageWriter {
     this.flushAt = opts.flushAt ?? 500;
     this.rowsPerWrite = opts.rowsPerWrite ?? 64;
     this.maxBuffered = opts.maxBuffered ?? 100_000;
+    this.spill = opts.spill ?? null;
+    this.spillAfterMs = opts.spillAfterMs ?? 30_000;
     this.onError = opts.onError ?? (() => {});
     this.timer = setInterval(() => void this.flushQuietly(), opts.flushMs ?? 1000).unref();
   }
@@ -51,7 +66,13 @@ export class UsageWriter {
     return this.buffer.length;
   }
 
+  /** Rows in the spill file, not written to the store yet. */
+  get spilledPending(): number {
+    return this.spill?.rows ?? 0;
+  }
+
   record(r: UsageRecord): void {
+    if (!this.closed && this.buffer.length >= this.maxBuffered && this.spill !== null) this.spillBuffer();
     if (this.closed || this.buffer.length >= this.maxBuffered) {
       this.stats.dropped++;
       return;
@@ -74,41 +95,80 @@ export class UsageWriter {
     return this.flushing;
   }
 
-  /** Stops the timer and writes what is left; rows that still cannot be written are counted as dropped. */
+  /**
+   * Stops the timer and writes what is left; rows that still cannot be written go to the spill file (the
+   * next start writes them), else are counted as dropped.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
     await this.flushQuietly();
+    if (this.spill !== null && this.buffer.length > 0) this.spillBuffer();
     this.stats.dropped += this.buffer.length;
     this.buffer = [];
+    await this.spill?.settle();
   }
 
   private async drain(): Promise<void> {
+    // Spilled rows are older than the buffered ones: they go first.
+    if (this.spill !== null && this.spill.rows > 0) await this.spill.replay((rows) => this.write(rows), this.rowsPerWrite);
     while (this.buffer.length > 0) {
-      const batch = this.buffer.slice(0, this.rowsPerWrite);
-      try {
-        await this.store.insertBatch(batch);
-      } catch (err) {
-        this.stats.failedWrites++;
-        throw err;
-      }
-      // Only drain() removes rows, and it is never run twice at once, so the front is still this batch.
-      this.buffer.splice(0, batch.length);
-      this.stats.written += batch.length;
+      const buffer = this.buffer;
+      const batch = buffer.slice(0, this.rowsPerWrite);
+      await this.write(batch);
+      // Only drain() removes rows, and it is never run twice at once, so the front is still this batch, unless
+      // the buffer went to the spill file meanwhile (this batch with it: written twice, counted once by the store).
+      if (buffer === this.buffer) buffer.splice(0, batch.length);
       if (this.buffer.length > 0) await nextTurn();
     }
+    this.failingSince = null;
+  }
+
+  private async write(rows: UsageRecord[]): Promise<void> {
+    try {
+      await this.store.insertBatch(rows);
+    } catch (err) {
+      this.stats.failedWrites++;
+      throw err;
+    }
+    this.stats.written += rows.length;
+  }
+
+  /** Hands the whole buffer to the spill file and starts an empty one. */
+  private spillBuffer(): void {
+    const rows = this.buffer;
+    this.buffer = [];
+    this.stats.spilled += rows.length;
+    this.spill!.append(rows).then(
+      (refused) => {
+        this.stats.spilled -= refused;
+        this.stats.dropped += refused;
+      },
+      (err: unknown) => {
+        this.stats.spilled -= rows.length;
+        this.stats.dropped += rows.length;
+        this.report(err);
+      },
+    );
   }
 
   private async flushQuietly(): Promise<void> {
     try {
       await this.flush();
     } catch (err) {
-      try {
-        this.onError(err);
-      } catch {
-        // a failing logger must not break the writer
-      }
+      const now = Date.now();
+      this.failingSince ??= now;
+      if (this.spill !== null && this.buffer.length > 0 && now - this.failingSince >= this.spillAfterMs) this.spillBuffer();
+      this.report(err);
+    }
+  }
+
+  private report(err: unknown): void {
+    try {
+      this.onError(err);
+    } catch {
+      // a failing logger must not break the writer
     }
   }
 }

@@ -10,6 +10,7 @@
 // so a node:cluster primary can later serve prom-client's AggregatorRegistry.clusterMetrics().
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { TokenUsage } from '../metering/token-usage.js';
+import type { RequestCost } from '../spend/cost.js';
 import {
   REQUEST_DURATION_BUCKETS,
   TIME_PER_OUTPUT_TOKEN_BUCKETS,
@@ -19,18 +20,19 @@ import {
 import { cappedLabel, fixedLabel, runtimeSetLabel } from './label-bounds.js';
 import { CounterFamily, GaugeFamily, HistogramFamily } from './metric-families.js';
 import { RequestSeries } from './request-series.js';
+import { SpendSeries } from './spend-series.js';
 
 export type Surface = 'messages' | 'chat' | 'models' | 'admin' | 'other';
 export type Outcome = 'ok' | 'client_error' | 'upstream_error' | 'client_cancelled';
 export type UpstreamErrorKind = 'connect' | 'timeout' | 'status' | 'reset' | 'protocol';
 export type RateLimitScope = 'key' | 'customer' | 'auth';
 export type CircuitState = 'closed' | 'open' | 'half_open';
-export type SharedStore = 'redis';
+export type SharedStore = 'redis' | 'postgres';
 
 export const SURFACES: readonly Surface[] = ['messages', 'chat', 'models', 'admin', 'other'];
 export const OUTCOMES: readonly Outcome[] = ['ok', 'client_error', 'upstream_error', 'client_cancelled'];
 export const UPSTREAM_ERROR_KINDS: readonly UpstreamErrorKind[] = ['connect', 'timeout', 'status', 'reset', 'protocol'];
-export const AUTH_FAILURE_REASONS = ['missing', 'malformed', 'unknown', 'revoked', 'expired', 'throttled'] as const;
+export const AUTH_FAILURE_REASONS = ['missing', 'malformed', 'unknown', 'revoked', 'expired', 'unavailable', 'throttled'] as const;
 export const RATE_LIMIT_SCOPES: readonly RateLimitScope[] = ['key', 'customer', 'auth'];
 export const CIRCUIT_STATES: readonly CircuitState[] = ['closed', 'open', 'half_open'];
 
@@ -56,6 +58,15 @@ export const METRIC_NAMES = {
   circuitBreakerState: 'model_gateway_circuit_breaker_state',
   sharedStoreUp: 'model_gateway_shared_store_up',
   rateLimitFallbacks: 'model_gateway_rate_limit_fallback_decisions_total',
+  spend: 'model_gateway_spend_microdollars_total',
+  // The database and the usage kept while it does not answer (store-metrics.ts).
+  dbPoolConnections: 'model_gateway_db_pool_connections',
+  dbPoolWaiting: 'model_gateway_db_pool_waiting_calls',
+  dbCallErrors: 'model_gateway_db_call_errors_total',
+  usageBuffered: 'model_gateway_usage_buffered_rows',
+  usageSpilled: 'model_gateway_usage_spilled_rows',
+  usageDropped: 'model_gateway_usage_dropped_rows_total',
+  unpricedRequests: 'model_gateway_unpriced_requests_total',
 } as const;
 
 export interface RequestObservation {
@@ -79,10 +90,12 @@ export interface GatewayMetrics {
   readonly registry: Registry;
   requestStarted(surface: Surface): void;
   requestFinished(o: RequestObservation): void;
+  /** A metered request's cost, by the model that answered and the customer name (or `none`). */
+  spent(model: string, customer: string, cost: RequestCost): void;
   streamOpened(surface: Surface): void;
   streamClosed(surface: Surface): void;
   upstreamError(kind: UpstreamErrorKind): void;
-  /** Bounded set: missing|malformed|unknown|revoked|expired|throttled (else `other`). */
+  /** Bounded set: missing|malformed|unknown|revoked|expired|unavailable|throttled (else `other`). */
   authFailure(reason: string): void;
   rateLimited(surface: Surface, scope: RateLimitScope): void;
   /** A category such as `ignored_field` or `temperature_clamped`, never a client's field name. */
@@ -92,7 +105,7 @@ export interface GatewayMetrics {
   /** `route`: the model id whose circuit breaker changed (the gateway keeps one per model). */
   circuitState(route: string, state: CircuitState): void;
   loadShed(surface: Surface): void;
-  /** A shared store (Redis) answering (true) or skipped (false). */
+  /** A shared store (Redis, PostgreSQL) answering (true) or skipped (false). */
   sharedStoreUp(store: SharedStore, up: boolean): void;
   /** A rate-limit decision taken by this instance alone, with its share, because Redis was not answering. */
   rateLimitFallback(): void;
@@ -153,12 +166,14 @@ export function createMetrics(opts: MetricsOptions): GatewayMetrics {
       ['type', 'model', 'customer'],
     ).registerIn(registry),
   };
-  const series = new RequestSeries(requestFamilies, {
-    surface: surfaceOf,
-    model: runtimeSetLabel(opts.knownModels, ['other'], 0),
-    customer: runtimeSetLabel(opts.knownCustomers, ['none', 'other'], MAX_CUSTOMERS_WITHOUT_LIST),
-    outcome: fixedLabel(OUTCOMES),
-  });
+  const modelOf = runtimeSetLabel(opts.knownModels, ['other'], 0);
+  const customerOf = runtimeSetLabel(opts.knownCustomers, ['none', 'other'], MAX_CUSTOMERS_WITHOUT_LIST);
+  const series = new RequestSeries(requestFamilies, { surface: surfaceOf, model: modelOf, customer: customerOf, outcome: fixedLabel(OUTCOMES) });
+  const spend = new SpendSeries(
+    new CounterFamily(METRIC_NAMES.spend, 'What metered requests cost at the model prices, in millionths of a USD, by model and customer.', ['model', 'customer']).registerIn(registry),
+    new CounterFamily(METRIC_NAMES.unpricedRequests, 'Metered requests to a model without a price, counted at zero cost, by model.', ['model']).registerIn(registry),
+    { model: modelOf, customer: customerOf },
+  );
 
   const inFlight = new GaugeFamily(METRIC_NAMES.inFlight, 'Requests being handled now, by surface.', ['surface']).registerIn(registry);
   const openStreams = new GaugeFamily(METRIC_NAMES.openStreams, 'Streamed responses open now, by surface.', ['surface']).registerIn(registry);
@@ -175,6 +190,7 @@ export function createMetrics(opts: MetricsOptions): GatewayMetrics {
       inFlightBySurface.get(surfaceOf(o.surface))!.dec();
       series.observe(o);
     },
+    spent: (model, customer, cost) => spend.observe(model, customer, cost),
     streamOpened: (surface) => streamsBySurface.get(surfaceOf(surface))!.inc(),
     streamClosed: (surface) => streamsBySurface.get(surfaceOf(surface))!.dec(),
     ...events,

@@ -3,6 +3,8 @@
 // budget, only a key already known to this process (a memory lookup, never the store) gets through;
 // anything else is answered 429 before the key store is asked, so guessing cannot drain its shared
 // lookup budget, and valid clients behind the same address (NAT, an undeclared load balancer) keep working.
+// A key the store could not be asked about (the database unreachable) is answered 503 with retry-after,
+// never 401: the key may well be valid, and a client must not drop it.
 import type { IncomingMessage } from 'node:http';
 import type { RequestContext } from '../context.js';
 import { GatewayError } from '../errors/codes.js';
@@ -12,13 +14,16 @@ import { clientAddress } from '../ratelimit/client-address.js';
 import { retryAfterSeconds } from '../ratelimit/headers.js';
 import type { Runtime } from '../runtime.js';
 
-const MESSAGES: Record<AuthFailure, string> = {
+const MESSAGES: Record<Exclude<AuthFailure, 'unavailable'>, string> = {
   missing: 'Missing API key: send your gateway key as "Authorization: Bearer <key>".',
   malformed: 'Invalid API key.',
   unknown: 'Invalid API key.',
   revoked: 'This API key has been revoked.',
   expired: 'This API key has expired.',
 };
+
+/** Seconds a client is asked to wait when its key could not be verified. */
+const UNVERIFIED_RETRY_AFTER_S = '5';
 
 export function authStage(rt: Runtime, options: { acceptXApiKey: boolean }): Stage {
   const { keys, metrics, authThrottle: throttle } = rt;
@@ -30,6 +35,11 @@ export function authStage(rt: Runtime, options: { acceptXApiKey: boolean }): Sta
     if (raw !== undefined && (result.ok || result.reason !== 'malformed')) metrics.keyCache(fromMemory);
     if (!result.ok) {
       metrics.authFailure(result.reason);
+      if (result.reason === 'unavailable') {
+        throw new GatewayError('overloaded', 'The gateway cannot verify this API key right now; retry shortly.', {
+          headers: { 'retry-after': UNVERIFIED_RETRY_AFTER_S },
+        });
+      }
       throttle?.failed(addressOf(ctx.req));
       throw new GatewayError('invalid_api_key', MESSAGES[result.reason]);
     }

@@ -12,6 +12,20 @@ export interface StoreHealth {
   database: 'up' | 'down';
 }
 
+/** A connection pool's figures and how its calls fared since the process started, for /metrics. */
+export interface PoolStats {
+  /** Connections open, of them idle, and callers waiting for one. */
+  open: number;
+  idle: number;
+  waiting: number;
+  /** Calls that failed because the database did not answer (StoreUnavailableError). */
+  unavailableCalls: number;
+  /** Calls the database answered with an error (a constraint, say). */
+  failedCalls: number;
+  /** Whether the last call reached the database. */
+  up: boolean;
+}
+
 /** Where the request path's writes go: usage batches and the keys' last-use times. */
 export interface StoreWrites {
   usage: UsageSink;
@@ -31,6 +45,8 @@ export interface Stores {
   readonly sessions: SessionRows;
   /** Asks the database for a trivial answer, within a short deadline. */
   ready(): Promise<StoreHealth>;
+  /** The connection pool, for /metrics; absent for a store without one (SQLite). */
+  poolStats?(): PoolStats;
   /**
    * Calls `onChange` as soon as any instance commits a key change, ahead of the key cache's poll (which
    * stays correct by itself). A store with nothing to push (SQLite) never calls it.

@@ -1,7 +1,12 @@
 // The PostgreSQL connection pool every store shares, with a deadline on every call: the server cancels a
 // statement past statement_timeout, and the client gives up on its own shortly after (query_timeout), so a
 // network that drops packets cannot hang a caller either. Transactions run through inTransaction only.
+// Every call's outcome is watched (pool-watch.ts): an unreachable database surfaces as StoreUnavailableError.
 import pg from 'pg';
+import type { PoolStats } from '../stores.js';
+import { PoolWatch } from './pool-watch.js';
+
+export { sqlState } from './pool-watch.js';
 
 export interface PgPoolOptions {
   /** Connections at most. Default 10. */
@@ -14,7 +19,11 @@ export interface PgPoolOptions {
   applicationName?: string;
   /** An idle pooled connection failed (server restart, network); the pool replaces it on next use. */
   onIdleError?: (err: Error) => void;
+  /** The database stopped answering (false) or answers again (true), as the pool's calls find it. */
+  onUpChange?: (up: boolean) => void;
 }
+
+const watches = new WeakMap<pg.Pool, PoolWatch>();
 
 /** The client gives up this long after the server should have cancelled the statement itself. */
 const CLIENT_MARGIN_MS = 1000;
@@ -34,7 +43,39 @@ export function createPgPool(connectionString: string, opts: PgPoolOptions = {})
   });
   // Without a listener an idle connection's error would be an uncaught 'error' event and end the process.
   pool.on('error', (err) => opts.onIdleError?.(err));
+  const watch = new PoolWatch(opts.onUpChange);
+  watches.set(pool, watch);
+  // The stores call pool.query in its promise form only; a callback caller is left as it was.
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  pool.query = ((...args: unknown[]) => {
+    const result = query(...args);
+    if (!(result instanceof Promise)) return result;
+    return result.then(
+      (r: unknown) => {
+        watch.answered();
+        return r;
+      },
+      (err: unknown) => {
+        throw watch.failed(err);
+      },
+    );
+  }) as typeof pool.query;
   return pool;
+}
+
+/** What the pool reports (connections open, idle, callers waiting) and how its calls fared. */
+export function poolStats(pool: pg.Pool): PoolStats {
+  return watchOf(pool).stats(pool);
+}
+
+function watchOf(pool: pg.Pool): PoolWatch {
+  let watch = watches.get(pool);
+  if (watch === undefined) {
+    // A pool made elsewhere (a test's): watched from its first transaction.
+    watch = new PoolWatch();
+    watches.set(pool, watch);
+  }
+  return watch;
 }
 
 export type Queryable = pg.Pool | pg.PoolClient | pg.Client;
@@ -48,27 +89,33 @@ export async function inTransaction<T>(
   work: (client: pg.PoolClient) => Promise<T>,
   begin = 'BEGIN',
 ): Promise<T> {
-  const client = await pool.connect();
+  const watch = watchOf(pool);
+  const client = await pool.connect().catch((err: unknown) => {
+    throw watch.failed(err);
+  });
   let broken: Error | undefined;
+  // The pool listens for errors on idle connections only: a checked-out one whose socket dies (the server
+  // ending a session it found idle in transaction, during a partition) would otherwise throw an uncaught
+  // 'error' event. The query under way fails with it anyway; the connection is not given back.
+  const onLost = (err: Error) => {
+    broken = err;
+  };
+  client.on('error', onLost);
   try {
     await client.query(begin);
     const result = await work(client);
     await client.query('COMMIT');
+    watch.answered();
     return result;
   } catch (err) {
     await client.query('ROLLBACK').catch((rollbackErr: Error) => {
       broken = rollbackErr;
     });
-    throw err;
+    throw watch.failed(err);
   } finally {
+    client.removeListener('error', onLost);
     client.release(broken);
   }
-}
-
-/** PostgreSQL's SQLSTATE of a failed query, when there is one. */
-export function sqlState(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 export const UNIQUE_VIOLATION = '23505';

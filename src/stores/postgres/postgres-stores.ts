@@ -1,9 +1,10 @@
 // The stores on a PostgreSQL database that every instance of a fleet shares. Opening applies the pending
 // migrations (under an advisory lock, migrate.ts) and then works through one pool with a deadline on
 // every call (pool.ts); key changes are pushed by LISTEN/NOTIFY on a connection of their own.
+import { withDeadline } from '../../lib/deadline.js';
 import { DatabaseError } from '../errors.js';
 import type { PgPoolOptions } from './pool.js';
-import { createPgPool } from './pool.js';
+import { createPgPool, poolStats } from './pool.js';
 import { KeyChangeListener } from './key-change-listener.js';
 import { migratePostgres } from './migrate.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
@@ -40,18 +41,13 @@ export async function openPostgresStores(connectionString: string, opts: Postgre
     writes: { usage, lastUse: keys },
     users: new PostgresUserStore(pool),
     sessions: new PostgresSessionRows(pool),
+    poolStats: () => poolStats(pool),
     async ready() {
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('no answer')), READY_DEADLINE_MS);
-      });
       try {
-        await Promise.race([pool.query('SELECT 1'), deadline]);
+        await withDeadline(pool.query('SELECT 1'), READY_DEADLINE_MS, 'readiness probe');
         return { database: 'up' };
       } catch {
         return { database: 'down' };
-      } finally {
-        clearTimeout(timer);
       }
     },
     async watchKeyChanges(onChange) {

@@ -86,7 +86,7 @@ t.test('a failed write keeps the rows and the next flush writes them', async (t)
   store.failing = false;
   await writer.flush();
   t.equal(await stored(), 4);
-  t.same(writer.stats, { written: 4, dropped: 0, failedWrites: 1 });
+  t.same(writer.stats, { written: 4, dropped: 0, failedWrites: 1, spilled: 0 });
   t.same(errors, [], 'explicit flushes report by rejecting');
 });
 

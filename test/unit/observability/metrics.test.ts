@@ -210,8 +210,9 @@ t.test('every gateway metric name follows the conventions', async (t) => {
   for (const name of Object.values(N)) {
     t.match(name, /^model_gateway_[a-z_]+$/);
     if (name.endsWith('_total')) continue;
-    // `_up` as in Prometheus's own `up`: 1 while a dependency answers.
-    t.ok(/_(seconds|requests|streams|state|up)$/.test(name), `${name}: unit or noun suffix`);
+    // `_up` as in Prometheus's own `up`: 1 while a dependency answers. Counts of things in use or waiting
+    // name the thing (connections, calls, rows).
+    t.ok(/_(seconds|requests|streams|state|up|connections|calls|rows)$/.test(name), `${name}: unit or noun suffix`);
   }
 });
 

@@ -7,7 +7,7 @@ import { FallbackLimiter } from '../../../../src/ratelimit/redis/fallback-limite
 import { GuardedRedis } from '../../../../src/ratelimit/redis/guarded-redis.js';
 import { InstanceRegistry } from '../../../../src/ratelimit/redis/instance-registry.js';
 import { RedisRateLimiter, RedisReservation } from '../../../../src/ratelimit/redis/redis-limiter.js';
-import { CuttableRelay } from './cuttable-relay.js';
+import { CuttableRelay } from '../../../helpers/cuttable-relay.js';
 import { adminClient, deleteKeys, REDIS_URL, testPrefix } from './redis-test-env.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

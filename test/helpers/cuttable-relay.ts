@@ -1,4 +1,4 @@
-// A TCP relay in front of Redis that can be cut: while cut it keeps every connection open but
+// A TCP relay in front of a server (Redis, PostgreSQL) that can be cut: while cut it keeps every connection open but
 // drops all bytes both ways, which is what a network partition looks like to the client (no
 // reset, no close, just silence).
 import net from 'node:net';
