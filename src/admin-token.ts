@@ -1,10 +1,12 @@
-// The admin token: from GATEWAY_ADMIN_TOKEN, or generated once into the data folder (mode 0600). A token
-// that is empty or short is refused, wherever it came from: an empty token file would otherwise make
-// every caller who sends an empty credential an operator.
+// The admin token: from GATEWAY_ADMIN_TOKEN (required when instances share a PostgreSQL database), or
+// generated once into the data folder (mode 0600). A token that is empty or short is refused, wherever it
+// came from: an empty token file would otherwise make every caller who sends an empty credential an operator.
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, MIN_OPERATOR_SECRET_LENGTH } from './config/config.js';
+import type { GatewayConfig } from './config/config.js';
+import { parseDatabaseUrl } from './stores/database-url.js';
 
 export interface AdminToken {
   token: string;
@@ -19,8 +21,27 @@ export function isStrongEnoughAdminToken(token: string): boolean {
   return token.length >= MIN_ADMIN_TOKEN_LENGTH;
 }
 
-/** `configured` is GATEWAY_ADMIN_TOKEN: null when unset, '' when set but blank (refused, not replaced). */
-export function ensureAdminToken(configured: string | null, dataDir: string): AdminToken {
+/** A fresh token, for the data folder's file or for a fleet that shares one (src/fleet). */
+export function newAdminToken(): string {
+  return `mgwadm_${randomBytes(32).toString('base64url')}`;
+}
+
+/** The admin token of a gateway with this configuration (see ensureAdminToken). */
+export function adminTokenOf(config: Pick<GatewayConfig, 'adminToken' | 'dataDir' | 'databaseUrl'>): AdminToken {
+  return ensureAdminToken(config.adminToken, config.dataDir, parseDatabaseUrl(config.databaseUrl).kind === 'postgres');
+}
+
+/**
+ * `configured` is GATEWAY_ADMIN_TOKEN: null when unset, '' when set but blank (refused, not replaced).
+ * `sharedDatabase`: several instances share the database (postgres://) and its operator sessions, so they
+ * must all accept the same token; a generated file would differ from host to host, hence none is made.
+ */
+export function ensureAdminToken(configured: string | null, dataDir: string, sharedDatabase = false): AdminToken {
+  if (configured === null && sharedDatabase) {
+    throw new ConfigError(
+      `GATEWAY_ADMIN_TOKEN is required with a postgres:// DATABASE_URL: set it (at least ${MIN_ADMIN_TOKEN_LENGTH} characters) to the same value on every instance`,
+    );
+  }
   if (configured !== null) {
     if (!isStrongEnoughAdminToken(configured)) {
       throw new ConfigError(`GATEWAY_ADMIN_TOKEN is empty or shorter than ${MIN_ADMIN_TOKEN_LENGTH} characters: refusing to start with a guessable admin token`);
@@ -30,7 +51,7 @@ export function ensureAdminToken(configured: string | null, dataDir: string): Ad
   const path = join(dataDir, 'admin-token');
   if (existsSync(path)) return { token: readTokenFile(path), path, generated: false };
   mkdirSync(dataDir, { recursive: true });
-  const token = `mgwadm_${randomBytes(32).toString('base64url')}`;
+  const token = newAdminToken();
   // Another process starting on the same folder may have won the race: its token is the one on disk.
   if (!createWhole(path, `${token}\n`)) return { token: readTokenFile(path), path, generated: false };
   return { token, path, generated: true };

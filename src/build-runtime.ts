@@ -5,7 +5,7 @@
 // work → flush usage → close the database).
 import type { Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import { ensureAdminToken } from './admin-token.js';
+import { adminTokenOf } from './admin-token.js';
 import { Catalogue } from './catalog/catalogue.js';
 import { fetchLiveModels } from './catalog/live-models.js';
 import { loadModelsFile } from './catalog/load-models-file.js';
@@ -14,12 +14,15 @@ import { clusterLimits } from './cluster/limits-channel.js';
 import { clusterWideMetrics } from './cluster/metrics-channel.js';
 import type { GatewayConfig } from './config/config.js';
 import { KeyCache } from './keys/key-cache.js';
+import { UsageSpill } from './metering/usage-spill.js';
 import { UsageWriter } from './metering/usage-writer.js';
-import { createLogger } from './observability/logger.js';
+import { createLogging } from './observability/logger.js';
 import { createMetrics } from './observability/metrics.js';
+import { observeStores } from './observability/store-metrics.js';
 import { AuthThrottle } from './ratelimit/auth-throttle.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import { MemoryRateLimiter } from './ratelimit/memory-limiter.js';
+import { customerLimitsLookup } from './ratelimit/request-limits.js';
 import { shareAuthFailures } from './ratelimit/redis/fleet-auth-failures.js';
 import { startSharedLimiter } from './ratelimit/redis/shared-limiter.js';
 import { ResilientCaller } from './resilience/resilient-call.js';
@@ -57,15 +60,28 @@ export interface BuildOptions {
 
 export async function buildRuntime(config: GatewayConfig, overrides: BuildOptions = {}): Promise<BuiltRuntime> {
   const clusterWorker = overrides.clusterWorker === true;
-  const admin = ensureAdminToken(config.adminToken, config.dataDir);
+  const admin = adminTokenOf(config);
   const secrets = [config.upstreamApiKey, admin.token, config.metrics.token].filter((s): s is string => s !== null);
-  const logger = createLogger({ level: config.logLevel, destination: overrides.logDestination, secrets });
+  const { logger, access: accessLog } = createLogging({ level: config.logLevel, destination: overrides.logDestination, secrets });
+  // The metrics come later (they need the catalogue); until then the database's state is read at registration.
+  let reportStoreUp: (up: boolean) => void = () => {};
   const stores = await openStores(config.databaseUrl, {
+    max: config.database.poolMax,
+    statementTimeoutMs: config.database.timeoutMs,
+    connectTimeoutMs: config.database.timeoutMs,
     onIdleError: (err) => logger.warn({ err: errorMessage(err) }, 'an idle database connection failed; it is replaced on next use'),
     onListenerError: (err) => logger.warn({ err: errorMessage(err) }, 'the key change listener lost its connection; polling continues'),
+    onUpChange: (up) => {
+      reportStoreUp(up);
+      if (up) logger.info('the database answers again');
+      else logger.error('the database does not answer; known keys are served, usage is kept, unverifiable keys get 503');
+    },
   });
   const keys = new KeyCache(stores.keys, {
     refreshMs: config.keyRefreshMs,
+    storeTimeoutMs: config.database.timeoutMs,
+    // A customer without limits of its own in the store gets GATEWAY_CUSTOMER_LIMITS'.
+    customerDefaults: customerLimitsLookup(config.rateLimits.customers),
     lastUsedWriter: stores.writes.lastUse,
     onError: (err, during) => logger.error({ during, err: errorMessage(err) }, 'key cache background work failed; serving the keys it has'),
   });
@@ -75,6 +91,12 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
   const usage = new UsageWriter(stores.writes.usage, {
     flushMs: config.usageFlushMs,
     rowsPerWrite: stores.writes.rowsPerWrite,
+    // Also replays what an earlier process left there. Without a writable data directory rows are only buffered.
+    spill: await UsageSpill.open({ dir: config.dataDir, maxRows: config.usageSpill.maxRows }).catch((err: unknown) => {
+      logger.warn({ err: errorMessage(err) }, 'no usage spill file in the data directory; usage the database cannot take is kept in memory only');
+      return undefined;
+    }),
+    spillAfterMs: config.usageSpill.afterMs,
     onError: (err) => logger.error({ err: errorMessage(err), pending: usage.pending }, 'usage write failed; the batch is kept and retried'),
   });
 
@@ -98,6 +120,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
   await catalogue.start();
   const ownMetrics = createMetrics({ knownModels: () => catalogue.ids() });
   const metrics = clusterWorker ? clusterWideMetrics(ownMetrics) : ownMetrics;
+  reportStoreUp = observeStores(metrics, stores, usage);
   const breakers = new RouteBreakers(config.breaker, (route, state, previous) => {
     metrics.circuitState(route, state);
     // A route's breaker is made, closed, by its first request: that is no news.
@@ -124,6 +147,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
   const runtime: Runtime = {
     config,
     logger,
+    accessLog,
     metrics,
     keys,
     catalogue,

@@ -24,9 +24,17 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     const [{ runKeys }, { databaseUrlOf }] = await Promise.all([import('./keys.js'), import('../config/config.js')]);
     return (argv, { io, env }) => runKeys(argv, { databaseUrl: databaseUrlOf(env) }, io);
   },
+  customers: async () => {
+    const [{ runCustomers }, { databaseUrlOf }] = await Promise.all([import('./customers.js'), import('../config/config.js')]);
+    return (argv, { io, env }) => runCustomers(argv, { databaseUrl: databaseUrlOf(env) }, io);
+  },
   usage: async () => {
     const [{ runUsage }, { databaseUrlOf }] = await Promise.all([import('./usage.js'), import('../config/config.js')]);
     return (argv, { io, env }) => runUsage(argv, { databaseUrl: databaseUrlOf(env) }, io);
+  },
+  migrate: async () => {
+    const [{ runMigrate }, { databaseUrlOf }] = await Promise.all([import('./migrate.js'), import('../config/config.js')]);
+    return (argv, { io, env }) => runMigrate(argv, { databaseUrl: databaseUrlOf(env) }, io);
   },
   simulator: async () => {
     const { runSimulator } = await import('./simulator.js');

@@ -14,8 +14,15 @@ commands:
         list keys; never the full key
   keys revoke <id>
         revoke a key (the id or the prefix shown by keys list)
-  usage [--customer <name>] [--key <id>] [--model <id>] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json]
-        requests, tokens and errors per day, customer and model
+  customers list [--json]
+        list customers with their own rate limits
+  customers limits <name> [--rpm N|none] [--tpm N|none] [--json]
+        show or set a customer's limits for all its keys together; none removes one, a flag not given is kept;
+        with neither set, GATEWAY_CUSTOMER_LIMITS applies; running gateways take a change within seconds
+  usage [--customer <name>] [--key <id>] [--model <id>] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json | --format csv]
+        requests, tokens, errors and cost (USD) per day, customer and model; csv: the invoicing export
+  migrate
+        apply the database's pending migrations (every start does too; run it first to change a fleet's schema once)
   proxy --gateway <url> [--port 3099] [--host 127.0.0.1] [--key-file <path>]
         the local proxy for your tools; the key comes from MODEL_GATEWAY_KEY or --key-file
   simulator [--port 9099] [--host 127.0.0.1] [--ttft-ms N] [--tokens-per-second N] [--reply-tokens N]

@@ -19,12 +19,16 @@ export interface Timeouts {
   upstreamHeadersMs: number;
   streamIdleMs: number;
   shutdownGraceMs: number;
+  /** After SIGTERM, /readyz answers 503 but requests are still served this long, so load balancers notice first. */
+  drainDelayMs: number;
 }
 
 export interface GatewayConfig {
   port: number;
   host: string;
   databaseUrl: string;
+  /** The PostgreSQL pool of each instance (a SQLite file has no pool): see README, Running many instances. */
+  database: DatabasePoolSettings;
   /** Folder for the generated admin token and, by default, the database. */
   dataDir: string;
   /** null: answer from the built-in simulator, started in-process. */
@@ -42,6 +46,8 @@ export interface GatewayConfig {
   modelsRefreshMs: number;
   keyRefreshMs: number;
   usageFlushMs: number;
+  /** Usage the database cannot take for now, kept in a file under dataDir (docs/postgres.md). */
+  usageSpill: UsageSpillSettings;
   upstreamConnections: number;
   /** Worker threads for large chat bodies (0 = translate inline), and the size from which they are used. */
   translatePool: { threads: number; minBytes: number };
@@ -51,6 +57,20 @@ export interface GatewayConfig {
   retry: RetrySettings;
   breaker: BreakerSettings;
   metrics: MetricsEndpointSettings;
+}
+
+export interface DatabasePoolSettings {
+  /** Connections at most (the key change listener and a migration take one more each). */
+  poolMax: number;
+  /** How long a statement may run, and opening or waiting for a connection may take. */
+  timeoutMs: number;
+}
+
+export interface UsageSpillSettings {
+  /** How long usage writes may keep failing before the buffered rows go to the file. */
+  afterMs: number;
+  /** Rows the file keeps at most; rows beyond are dropped and counted. */
+  maxRows: number;
 }
 
 export class ConfigError extends Error {}
@@ -115,6 +135,10 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     port,
     host,
     databaseUrl,
+    database: {
+      poolMax: integer(env, 'GATEWAY_DB_POOL_MAX', 10, 1),
+      timeoutMs: integer(env, 'GATEWAY_DB_TIMEOUT_MS', 5000, 100),
+    },
     dataDir: text(env, 'GATEWAY_DATA_DIR') ?? dataDirOf(databaseUrl),
     upstreamBaseUrl,
     upstreamApiKey,
@@ -127,6 +151,10 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     modelsRefreshMs: integer(env, 'GATEWAY_MODELS_REFRESH_MS', 10 * 60_000, 1000),
     keyRefreshMs: integer(env, 'GATEWAY_KEY_REFRESH_MS', 1000, 100),
     usageFlushMs: integer(env, 'GATEWAY_USAGE_FLUSH_MS', 1000, 10),
+    usageSpill: {
+      afterMs: integer(env, 'GATEWAY_USAGE_SPILL_AFTER_MS', 30_000, 0),
+      maxRows: integer(env, 'GATEWAY_USAGE_SPILL_MAX_ROWS', 1_000_000, 0),
+    },
     // One connection per open stream (a stream holds its connection for minutes): the pool must reach
     // the in-flight limit or streams beyond it queue inside the gateway. Connections open lazily.
     upstreamConnections: integer(env, 'GATEWAY_UPSTREAM_CONNECTIONS', 4096, 1),
@@ -152,6 +180,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       upstreamHeadersMs: integer(env, 'GATEWAY_UPSTREAM_HEADERS_TIMEOUT_MS', 10 * 60_000, 1),
       streamIdleMs: integer(env, 'GATEWAY_STREAM_IDLE_TIMEOUT_MS', 5 * 60_000, 1),
       shutdownGraceMs: integer(env, 'GATEWAY_SHUTDOWN_GRACE_MS', 30_000, 0),
+      drainDelayMs: integer(env, 'GATEWAY_DRAIN_DELAY_MS', 5000, 0),
     },
   };
   return deepFreeze(config);

@@ -26,8 +26,11 @@ function serverName(serverUrl: string): string {
   return `${url.hostname}:${url.port || '5432'}`;
 }
 
-/** Creates mgw_test_<pid>_<random>, drops it in the test's teardown; fails with what to do when there is no server. */
-export async function createTestDatabase(t: Test): Promise<string> {
+/**
+ * Creates mgw_test_<pid>_<random>, drops it in the test's teardown; fails with what to do when there is no
+ * server. Only `teardown` is needed, so a tool outside the test runner may pass a list of its own.
+ */
+export async function createTestDatabase(t: Pick<Test, 'teardown'>): Promise<string> {
   const serverUrl = testServerUrl();
   const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
   try {

@@ -12,6 +12,11 @@ export type Db = Database.Database;
 const BUSY_TIMEOUT_MS = 5000;
 
 export function openDatabase(databaseUrl: string): Db {
+  return openMigrated(databaseUrl).db;
+}
+
+/** Opens the database as openDatabase does, and says which migrations this opening applied. */
+export function openMigrated(databaseUrl: string): { db: Db; applied: number[] } {
   const target = parseDatabaseUrl(databaseUrl);
   if (target.kind === 'postgres') throw new DatabaseError('not a SQLite database URL (file:...)');
   let db: Db | undefined;
@@ -22,8 +27,8 @@ export function openDatabase(databaseUrl: string): Db {
     enableWal(db);
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = NORMAL'); // safe with WAL: a power cut may lose the last commits, never corrupt
-    migrate(db);
-    return db;
+    const applied = migrate(db);
+    return { db, applied };
   } catch (err) {
     db?.close();
     if (err instanceof DatabaseError) throw err;

@@ -1,13 +1,16 @@
 // `model-gateway serve` refuses to start with an empty or short admin token, from the environment or the
-// generated file (a truncated file must not leave the admin API open): exit 1, one line on stderr.
+// generated file (a truncated file must not leave the admin API open), or without GATEWAY_ADMIN_TOKEN on a
+// PostgreSQL database the fleet shares (each host would generate a token of its own): exit 1, one line on stderr.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 
 const MAIN = join(import.meta.dirname, '../../../src/main.ts');
 const tsLoader = process.execArgv.filter((arg) => arg.includes('@tapjs/typescript'));
 const SHORT = 'mgwadm_0123456789abcdef01234567'; // 31 characters
+const SHARED_DATABASE = 'postgres://postgres@127.0.0.1:5432/mgw_admin_token_refusal';
+const SHARED_NEEDS_TOKEN = /GATEWAY_ADMIN_TOKEN is required with a postgres:\/\/ DATABASE_URL: set it \(at least 32 characters\) to the same value on every instance/;
 
 // Each case starts a real process that compiles the gateway's sources first: slow on a busy machine.
 t.setTimeout(300_000);
@@ -19,6 +22,8 @@ interface Case {
   /** Content of <data dir>/admin-token, when the file exists. */
   file?: string;
   args?: string[];
+  /** DATABASE_URL, when not the test folder's SQLite file. */
+  databaseUrl?: string;
   /** What the one line on stderr must say. */
   says: RegExp;
 }
@@ -28,6 +33,9 @@ const cases: Case[] = [
   { name: 'GATEWAY_ADMIN_TOKEN of 31 characters', envToken: SHORT, says: /GATEWAY_ADMIN_TOKEN is empty or shorter than 32 characters/ },
   { name: 'an empty admin-token file', file: '', says: /admin token file .*admin-token is empty or shorter than 32 characters/ },
   { name: 'a truncated admin-token file, several workers', file: `${SHORT}\n`, args: ['--workers', '2'], says: /admin token file .*admin-token is empty or shorter than 32 characters/ },
+  // Refused before the database is touched: the URL's database need not exist.
+  { name: 'GATEWAY_ADMIN_TOKEN unset, PostgreSQL', databaseUrl: SHARED_DATABASE, says: SHARED_NEEDS_TOKEN },
+  { name: 'GATEWAY_ADMIN_TOKEN unset, PostgreSQL, several workers', databaseUrl: SHARED_DATABASE, args: ['--workers', '2'], says: SHARED_NEEDS_TOKEN },
 ];
 
 interface Run {
@@ -61,7 +69,10 @@ for (const c of cases) {
     if (c.file !== undefined) writeFileSync(tokenFile, c.file, { mode: 0o600 });
     const env: Record<string, string | undefined> = {
       PATH: process.env.PATH,
-      DATABASE_URL: `file:${join(dir, 'gateway.db')}`,
+      // The runner's loader setting: without it each child type-checks all it loads, minutes on a busy machine.
+      TS_NODE_TRANSPILE_ONLY: process.env.TS_NODE_TRANSPILE_ONLY,
+      DATABASE_URL: c.databaseUrl ?? `file:${join(dir, 'gateway.db')}`,
+      GATEWAY_DATA_DIR: dir,
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
@@ -76,5 +87,6 @@ for (const c of cases) {
     t.notOk(run.stderr.includes(SHORT) || run.stdout.includes(SHORT), 'the short token is not printed');
     t.notMatch(run.stdout, /listening/, 'never listened');
     if (c.file !== undefined) t.equal(readFileSync(tokenFile, 'utf8'), c.file, 'the file is left for the operator to look at');
+    else t.notOk(existsSync(tokenFile), 'no token file was generated');
   });
 }

@@ -75,6 +75,8 @@ t.test('bad arguments: one line on stderr, a non-zero exit, no usage text', asyn
     [['usage', '--since', 'yesterday'], 2, 'model-gateway usage: --since must be a date YYYY-MM-DD, got "yesterday"'],
     [['usage', '--verbose'], 2, /^model-gateway usage: unknown option --verbose /],
     [['usage'], 1, /^model-gateway usage: cannot open database /, { DATABASE_URL: `file:${join(dir, 'plain-file', 'gateway.db')}` }],
+    [['migrate', 'now'], 2, 'model-gateway migrate: unexpected argument (usage: migrate)'],
+    [['migrate'], 1, /^model-gateway migrate: cannot open database /, { DATABASE_URL: `file:${join(dir, 'plain-file', 'gateway.db')}` }],
     [['proxy'], 2, /^model-gateway proxy: --gateway <url> is required /],
     [['proxy', '--gateway', 'http://127.0.0.1:1', KEY], 2, /^model-gateway proxy: unexpected argument; the key is never an argument/],
     [['proxy', '--gateway', 'http://127.0.0.1:1', '--port', 'x'], 2, /^model-gateway proxy: --port must be an integer from 0 to 65535$/],

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { ensureAdminToken, MIN_ADMIN_TOKEN_LENGTH } from '../../../src/admin-token.js';
+import { adminTokenOf, ensureAdminToken, MIN_ADMIN_TOKEN_LENGTH } from '../../../src/admin-token.js';
 import { ConfigError, loadConfig } from '../../../src/config/config.js';
 
 const LONG_ENOUGH = 'x'.repeat(MIN_ADMIN_TOKEN_LENGTH);
@@ -59,4 +59,16 @@ t.test('a generated token is long, private, written whole and read back the same
   t.same(readdirSync(dir), ['admin-token'], 'no temporary file is left behind');
   const second = ensureAdminToken(null, dir);
   t.same(second, { token: first.token, path: first.path, generated: false });
+});
+
+t.test('with a PostgreSQL database the fleet shares, the token must come from GATEWAY_ADMIN_TOKEN', async (t) => {
+  const dir = t.testdir({ 'admin-token': `${LONG_ENOUGH}\n` });
+  const shared = (env: Record<string, string>) => loadConfig({ DATABASE_URL: 'postgres://gw@db.internal:5432/gateway', GATEWAY_DATA_DIR: dir, ...env });
+  const err = refusal(() => adminTokenOf(shared({})));
+  t.ok(err instanceof ConfigError);
+  t.equal(err?.message, 'GATEWAY_ADMIN_TOKEN is required with a postgres:// DATABASE_URL: set it (at least 32 characters) to the same value on every instance');
+  t.match(refusal(() => adminTokenOf(shared({ GATEWAY_ADMIN_TOKEN: 'short' })))?.message, /^GATEWAY_ADMIN_TOKEN is empty or shorter than 32 characters/);
+  t.same(adminTokenOf(shared({ GATEWAY_ADMIN_TOKEN: LONG_ENOUGH })), { token: LONG_ENOUGH, path: null, generated: false });
+  // A host's own SQLite file keeps the generated (here: existing) token file.
+  t.same(adminTokenOf(loadConfig({ DATABASE_URL: `file:${join(dir, 'gateway.db')}` })), { token: LONG_ENOUGH, path: join(dir, 'admin-token'), generated: false });
 });
