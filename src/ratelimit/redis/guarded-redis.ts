@@ -105,7 +105,8 @@ export class GuardedRedis {
     this.probeTimer = null;
     const client = this.client;
     this.client = null;
-    if (client?.isOpen) await client.close().catch(() => client.destroy());
+    // A graceful close waits for the replies still due, which a partition never delivers.
+    if (client?.isOpen) await withTimeout(client.close(), this.connectTimeoutMs).catch(() => client.destroy());
   }
 
   private changed(closed: boolean): void {
@@ -161,7 +162,9 @@ export class GuardedRedis {
       if (this.client === client) this.client = null;
     });
     try {
-      await client.connect();
+      // connectTimeout covers the TCP connect only: the handshake commands after it wait forever for
+      // replies a partition dropped, and the probe would wait on this connect for good.
+      await withTimeout(client.connect(), this.connectTimeoutMs);
       if (this.closed) {
         client.destroy();
         return false;

@@ -67,6 +67,9 @@ function driveRound(m: GatewayMetrics, models: string[], round: number): void {
   m.upstreamError('connect');
   m.retry('connect_refused');
   m.circuitState('claude-sonnet-4-6', round === 1 ? 'open' : 'closed');
+  // As a fleet instance losing Redis for a round: down, deciding alone.
+  m.sharedStoreUp('redis', round !== 1);
+  if (round === 1) m.rateLimitFallback();
   makeGarbage();
 }
 

@@ -27,6 +27,8 @@ async function exportedNames(): Promise<Set<string>> {
   m.retry('x');
   m.circuitState('u', 'open');
   m.translationWarning('k');
+  // Only a gateway with REDIS_URL reports the shared store.
+  m.sharedStoreUp('redis', true);
   const names = new Set(parseExposition((await m.render()).body).map((s) => s.name));
   // GC histograms appear after the first collection; their names are fixed by prom-client.
   for (const suffix of ['_bucket', '_sum', '_count']) names.add(`model_gateway_nodejs_gc_duration_seconds${suffix}`);
