@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that CI needs beyond Node: `prometheus` (the real server the
-# dashboard-query test scrapes the gateway with) and `chromium` (the browser the dashboard tests
-# drive through playwright-core). Idempotent: a package already installed is
+# dashboard-query test scrapes the gateway with), `chromium` (the browser the dashboard tests
+# drive through playwright-core) and `haproxy` (the load balancer of `npm run fleet` and the
+# fault drills in test/fleet/). Idempotent: a package already installed is
 # skipped, and with nothing missing apt is not touched at all. Quiet unless something fails.
 set -euo pipefail
 
-PACKAGES=(prometheus chromium)
+PACKAGES=(prometheus chromium haproxy)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

@@ -5,6 +5,7 @@ import type { Catalogue } from './catalog/catalogue.js';
 import type { GatewayConfig } from './config/config.js';
 import type { KeyCache } from './keys/key-cache.js';
 import type { UsageWriter } from './metering/usage-writer.js';
+import type { AccessLog } from './observability/logger.js';
 import type { GatewayMetrics } from './observability/metrics.js';
 import type { AuthThrottle } from './ratelimit/auth-throttle.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
@@ -18,11 +19,15 @@ import type { TranslatePool } from './workers/pool.js';
 export interface Lifecycle {
   draining: boolean;
   inFlight: number;
+  /** performance.now() of the last /readyz: whether anyone (a load balancer) watches readiness (server.ts, drain). */
+  readinessAskedAt?: number;
 }
 
 export interface Runtime {
   readonly config: GatewayConfig;
   readonly logger: Logger;
+  /** One line per request, written by hand into the logger's stream (observability/logger.ts). */
+  readonly accessLog: AccessLog;
   readonly metrics: GatewayMetrics;
   readonly keys: KeyCache;
   readonly catalogue: Catalogue;

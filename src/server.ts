@@ -78,12 +78,32 @@ export function listen(server: Server, port: number, host: string): Promise<Addr
   });
 }
 
+/** How recently /readyz must have been asked for the drain to wait for whoever asked it. */
+export const READINESS_WATCH_WINDOW_MS = 60_000;
+
 /**
- * Stops accepting, lets in-flight requests and streams finish within the grace period, then closes
- * whatever is left. Resolves true when everything finished in time.
+ * Whether something watches this instance's readiness (a load balancer's health check, a readiness
+ * probe): only then is there anyone to tell by answering 503 before stopping. A process nobody probes
+ * (a developer's terminal, a test) stops at once.
  */
-export async function drain(server: Server, lifecycle: Lifecycle, graceMs: number): Promise<boolean> {
+export function readinessWatched(lifecycle: Lifecycle, now = performance.now()): boolean {
+  const at = lifecycle.readinessAskedAt;
+  return at !== undefined && now - at <= READINESS_WATCH_WINDOW_MS;
+}
+
+/**
+ * The graceful stop, in the order a load balancer needs it: /readyz turns 503 at once while requests
+ * are still accepted and served for `delayMs`, long enough for the health checks to take this
+ * instance out of rotation (a request routed here meanwhile is served, never refused). Only then
+ * does it stop accepting, close idle keep-alive connections (no balancer sends on them any more),
+ * and let in-flight requests and streams finish within `graceMs`, closing whatever is left.
+ * Resolves true when everything finished in time.
+ */
+export async function drain(server: Server, lifecycle: Lifecycle, graceMs: number, delayMs = 0): Promise<boolean> {
   lifecycle.draining = true;
+  // Meanwhile every response says `connection: close` (gateway.ts), so keep-alive clients reconnect
+  // through the balancer, which sends them elsewhere.
+  if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const deadline = Date.now() + graceMs;

@@ -84,7 +84,7 @@ function announce(built: BuiltRuntime, { address, metricsListener }: Listening):
   }
 }
 
-/** Serves until SIGTERM/SIGINT (or, in a worker, the primary going away), then drains and closes. */
+/** Serves until SIGTERM/SIGINT (or, in a worker, the primary going away), then drains (server.ts, drain) and closes. */
 function drainOnSignal(m: GatewayModules, built: BuiltRuntime, { server, metricsListener }: Listening): Promise<number> {
   const { runtime } = built;
   const graceMs = runtime.config.timeouts.shutdownGraceMs;
@@ -93,10 +93,12 @@ function drainOnSignal(m: GatewayModules, built: BuiltRuntime, { server, metrics
     const stop = async (signal: string) => {
       if (stopping) return;
       stopping = true;
-      runtime.logger.info({ signal, inFlight: runtime.lifecycle.inFlight }, 'draining');
+      const delayMs = m.readinessWatched(runtime.lifecycle) ? runtime.config.timeouts.drainDelayMs : 0;
+      runtime.logger.info({ signal, inFlight: runtime.lifecycle.inFlight, delayMs }, 'draining');
       const [clean] = await Promise.all([
-        m.drain(server, runtime.lifecycle, graceMs),
-        ...(metricsListener === null ? [] : [m.drain(metricsListener.server, runtime.lifecycle, graceMs)]),
+        m.drain(server, runtime.lifecycle, graceMs, delayMs),
+        // Scrapes go on during the delay too: the last numbers before the stop are the interesting ones.
+        ...(metricsListener === null ? [] : [m.drain(metricsListener.server, runtime.lifecycle, graceMs, delayMs)]),
       ]);
       await built.close();
       runtime.logger.info({ clean }, 'stopped');

@@ -13,6 +13,7 @@ export const healthzStage: Stage = json(200, { status: 'ok' });
 export function readyzStage(rt: Runtime): Stage {
   const { breakers } = rt;
   return async (ctx) => {
+    rt.lifecycle.readinessAskedAt = performance.now();
     const database = (await rt.stores.ready()).database === 'up';
     const draining = rt.lifecycle.draining;
     // A database the whole fleet shares being down is reported, not a reason to fail every instance

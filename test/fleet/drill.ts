@@ -1,0 +1,184 @@
+// What the fault drills share: a local fleet (src/fleet, what `npm run fleet` runs) of three real
+// `serve` processes on a fresh PostgreSQL database and the machine's Redis, behind a real HAProxy, in
+// front of one simulator with paced streams; a steady mixed load through HAProxy that records every
+// request's outcome; and the usage rows the fleet wrote.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import type { Test } from 'tap';
+import { Agent, request } from 'undici';
+import { gatewayCommand } from '../../src/fleet/gateway-process.js';
+import { requireHaproxy } from '../../src/fleet/haproxy.js';
+import type { HealthCheck } from '../../src/fleet/haproxy-config.js';
+import { startLocalFleet, type LocalFleet } from '../../src/fleet/local-fleet.js';
+import { startSimulator } from '../../src/simulator/index.js';
+import { adminClient, deleteKeys, REDIS_URL } from '../unit/ratelimit/redis/redis-test-env.js';
+import { migratedDatabase } from '../helpers/postgres.js';
+
+/** Short, so a drill takes seconds: out after 2 failed checks 200 ms apart (drain delay 1.4 s). */
+export const DRILL_CHECK: HealthCheck = { interMs: 200, fall: 2, rise: 2 };
+export const USAGE_FLUSH_MS = 500;
+const UPSTREAM_KEY = 'sk-drill-upstream-0123456789abcdef';
+
+export interface Drill {
+  readonly fleet: LocalFleet;
+  /** A gateway key's secret: for requests only. */
+  readonly key: string;
+  /** The request ids of the usage rows in the database. */
+  usageRequestIds(): Promise<Set<string>>;
+  /** Every instance's newest output and HAProxy's, for a failed assertion. */
+  output(): string;
+}
+
+/** Fails at once, saying how to get it, when HAProxy is not installed. */
+export async function startDrill(t: Test): Promise<Drill> {
+  requireHaproxy();
+  const { url: databaseUrl, pool } = await migratedDatabase(t);
+  // Streams of ~0.5 s: a drain always finds some under way.
+  const simulator = await startSimulator({ port: 0, host: '127.0.0.1', apiKey: UPSTREAM_KEY, ttftMs: 30, tokensPerSecond: 30, replyTokens: 15 });
+  t.teardown(() => simulator.close());
+  const redisPrefix = `mgw-drill-${process.pid}-${randomBytes(4).toString('hex')}:`;
+  t.teardown(async () => {
+    const redis = await adminClient();
+    await deleteKeys(redis, redisPrefix);
+    await redis.quit();
+  });
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    GATEWAY_REDIS_PREFIX: redisPrefix,
+    GATEWAY_ADMIN_TOKEN: `mgwadm_drill_${randomBytes(16).toString('hex')}`,
+    ANTHROPIC_BASE_URL: simulator.url,
+    ANTHROPIC_API_KEY: UPSTREAM_KEY,
+    LOG_LEVEL: 'warn',
+    GATEWAY_USAGE_FLUSH_MS: String(USAGE_FLUSH_MS),
+    GATEWAY_SHUTDOWN_GRACE_MS: '10000',
+    GATEWAY_RETRY_ATTEMPTS: '1',
+    // Three gateways on a small machine: no translation thread each.
+    GATEWAY_TRANSLATE_THREADS: '0',
+  };
+  const command = gatewayCommand();
+  const created = spawnSync(command.execPath, [...command.args, 'keys', 'create', '--customer', 'drill'], { env: { ...command.env, ...env }, encoding: 'utf8' });
+  if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
+  const key = created.stdout.trim();
+
+  const fleet = await startLocalFleet({ instances: 3, command, env, check: DRILL_CHECK, startTimeoutMs: 120_000 });
+  t.teardown(() => fleet.stop());
+  return {
+    fleet,
+    key,
+    async usageRequestIds() {
+      const { rows } = await pool.query<{ request_id: string }>('SELECT request_id FROM usage_records');
+      return new Set(rows.map((r) => r.request_id));
+    },
+    output: () =>
+      [...fleet.instances.map((i) => `--- ${i.name} (:${i.port}) ---\n${i.tail()}`), `--- haproxy ---\n${fleet.haproxy.output()}`].join('\n'),
+  };
+}
+
+// ---- The load ----
+
+export type Kind = 'messages' | 'messages-stream' | 'chat' | 'chat-stream';
+const KINDS: readonly Kind[] = ['messages', 'messages-stream', 'chat', 'chat-stream'];
+
+export interface Outcome {
+  readonly kind: Kind;
+  /** performance.now() when sent and when its answer ended (or failed). */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly status: number | null;
+  /** HAProxy's x-fleet-instance: which instance answered. */
+  readonly instance: string | null;
+  readonly requestId: string | null;
+  /** Network error, or the reason the answer is not a success. */
+  readonly error: string | null;
+}
+
+export const failed = (o: Outcome) => o.error !== null;
+
+export interface Load {
+  readonly outcomes: readonly Outcome[];
+  /** Stops sending and waits for every request under way. */
+  stop(): Promise<Outcome[]>;
+}
+
+/** `concurrency` clients, each sending the four kinds in turn, one after another, through `url`. */
+export function startLoad(url: string, key: string, concurrency: number): Load {
+  const agent = new Agent({ keepAliveTimeout: 10_000, connections: concurrency });
+  const outcomes: Outcome[] = [];
+  let stopped = false;
+  const client = async (n: number) => {
+    for (let i = n; !stopped; i++) outcomes.push(await send(agent, url, key, KINDS[i % KINDS.length]));
+  };
+  const clients = Array.from({ length: concurrency }, (_, n) => client(n));
+  return {
+    outcomes,
+    async stop() {
+      stopped = true;
+      await Promise.all(clients);
+      await agent.close();
+      return outcomes;
+    },
+  };
+}
+
+async function send(agent: Agent, base: string, key: string, kind: Kind): Promise<Outcome> {
+  const stream = kind.endsWith('-stream');
+  const chat = kind.startsWith('chat');
+  const path = chat ? '/gateway/openai/v1/chat/completions' : '/gateway/v1/messages';
+  const content = `drill ${kind}`;
+  const body = chat
+    ? { model: 'claude-sonnet-4-6', stream, messages: [{ role: 'user', content }] }
+    : { model: 'claude-sonnet-4-6', max_tokens: 64, stream, messages: [{ role: 'user', content }] };
+  const startedAt = performance.now();
+  const done = (status: number | null, headers: Record<string, unknown>, error: string | null): Outcome => ({
+    kind,
+    startedAt,
+    endedAt: performance.now(),
+    status,
+    instance: typeof headers['x-fleet-instance'] === 'string' ? headers['x-fleet-instance'] : null,
+    // The gateway's own id (the messages surface passes the provider's back as request-id).
+    requestId: typeof headers['x-request-id'] === 'string' ? headers['x-request-id'] : null,
+    error,
+  });
+  let status: number | null = null;
+  let headers: Record<string, unknown> = {};
+  try {
+    const res = await request(`${base}${path}`, {
+      dispatcher: agent,
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    status = res.statusCode;
+    headers = res.headers;
+    const text = await res.body.text();
+    if (status !== 200) return done(status, headers, `status ${status}: ${text.slice(0, 200)}`);
+    return done(status, headers, stream ? incompleteStream(chat, text) : null);
+  } catch (err) {
+    return done(status, headers, `${(err as Error).name}: ${(err as Error).message}`);
+  }
+}
+
+/** null when the stream ended with its dialect's final event. */
+function incompleteStream(chat: boolean, text: string): string | null {
+  const complete = chat ? text.trimEnd().endsWith('data: [DONE]') : /event: message_stop\ndata: [^\n]*\n\n$/.test(text);
+  return complete ? null : `the stream ended without its final event (${text.length} bytes, ends ${JSON.stringify(text.slice(-80))})`;
+}
+
+// ---- Reporting ----
+
+export function countBy<T>(items: readonly T[], keyOf: (item: T) => string | null): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) {
+    const k = keyOf(item) ?? 'none';
+    counts[k] = (counts[k] ?? 0) + 1;
+  }
+  return counts;
+}
+
+export function describe(o: Outcome, origin: number): string {
+  return `${o.kind} sent at +${Math.round(o.startedAt - origin)} ms, ended +${Math.round(o.endedAt - origin)} ms on ${o.instance ?? '?'}: ${o.error}`;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
