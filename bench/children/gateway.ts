@@ -9,7 +9,9 @@ import { failStart, send, serveStats } from './stats.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const built = await buildRuntime(config);
-  const { key } = await built.stores.keys.createKey({ customerName: 'bench', name: 'bench load' });
+  // BENCH_KEY_RPM / BENCH_KEY_TPM give the load's key limits (tools/redis-limits.ts); unlimited by default.
+  const limit = (name: string) => (process.env[name] === undefined ? null : Number(process.env[name]));
+  const { key } = await built.stores.keys.createKey({ customerName: 'bench', name: 'bench load', rpm: limit('BENCH_KEY_RPM'), tpm: limit('BENCH_KEY_TPM') });
   const server = createHttpServer(createGateway(built.runtime), config.limits);
   const address = await listen(server, config.port, config.host);
   serveStats({

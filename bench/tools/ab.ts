@@ -26,16 +26,19 @@ export type AbRound = Record<AbTarget, number>;
 
 export interface AbSummary {
   rounds: AbRound[];
+  /** Requests per second of each target, per round. */
+  rpsRounds: AbRound[];
   /** Medians of each round's own ratio. */
   aToPassthrough: number;
   bToPassthrough: number;
   bToA: number;
 }
 
-export function summarizeAb(rounds: readonly AbRound[]): AbSummary {
+export function summarizeAb(rounds: readonly AbRound[], rpsRounds: readonly AbRound[] = []): AbSummary {
   const ratio = (f: (r: AbRound) => number) => round(median(rounds.map(f)), 3);
   return {
     rounds: [...rounds],
+    rpsRounds: [...rpsRounds],
     aToPassthrough: ratio((r) => r.A / r.passthrough),
     bToPassthrough: ratio((r) => r.B / r.passthrough),
     bToA: ratio((r) => r.B / r.A),
@@ -79,16 +82,21 @@ export async function runAb(opts: AbOptions): Promise<AbSummary> {
     const window = (t: AbTarget, seconds: number) => measureWindow(p, targets[t].endpoint, targets[t].scenario, opts.connections, seconds);
     for (const t of TARGETS) await window(t, Math.min(2, opts.durationSec));
     const rounds: AbRound[] = [];
+    const rpsRounds: AbRound[] = [];
     for (let r = 0; r < opts.rounds; r++) {
       const cpu = {} as AbRound;
+      const rps = {} as AbRound;
       for (let k = 0; k < TARGETS.length; k++) {
         const t = TARGETS[(k + r) % TARGETS.length]!;
-        cpu[t] = cpuPerRequest(await window(t, opts.durationSec));
+        const measured = await window(t, opts.durationSec);
+        cpu[t] = cpuPerRequest(measured);
+        rps[t] = measured.load.rps;
       }
       rounds.push(cpu);
+      rpsRounds.push(rps);
       opts.log(`round ${r + 1}: CPU µs/req pass-through ${round(cpu.passthrough, 1)} · A ${round(cpu.A, 1)} · B ${round(cpu.B, 1)} (B/A ${round(cpu.B / cpu.A, 3)})`);
     }
-    return summarizeAb(rounds);
+    return summarizeAb(rounds, rpsRounds);
   } finally {
     await a?.stop();
     await p.close();

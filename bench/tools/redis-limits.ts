@@ -1,0 +1,67 @@
+// What a rate-limited key costs with the fleet's limiter in Redis: the same build twice beside the
+// pass-through, both with REDIS_URL, A's load on an unlimited key (Redis never asked), B's on a key
+// limited far above the load (one Redis script per check and per settle), by the A/B method of ab.ts.
+// Targets: at most 40 µs more CPU per request, at least 0.8 of the unlimited key's throughput. Writes
+// its section of bench/RESULTS.md.
+//
+//   node dist/bench/tools/redis-limits.js [--redis redis://127.0.0.1:6379] [--rounds 6] [--duration 4] [--no-write]
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { median } from '../percentiles.js';
+import { RESULTS_FILE, writeSection } from '../results-file.js';
+import { runAb, type AbSummary } from './ab.js';
+
+const SCENARIOS = ['chat', 'messages'] as const;
+/** Far above what two cores can send, so every request is allowed and the cost measured is the check's. */
+const KEY_LIMITS = { BENCH_KEY_RPM: '1000000000', BENCH_KEY_TPM: '1000000000000' };
+
+function verdicts(s: AbSummary): { extraCpuUs: number; rpsRatio: number } {
+  return {
+    extraCpuUs: Math.round(median(s.rounds.map((r) => r.B - r.A)) * 10) / 10,
+    rpsRatio: Math.round(median(s.rpsRounds.map((r) => r.B / r.A)) * 1000) / 1000,
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      redis: { type: 'string', default: 'redis://127.0.0.1:6379' },
+      rounds: { type: 'string', default: '6' },
+      duration: { type: 'string', default: '4' },
+      connections: { type: 'string', default: '32' },
+      'no-write': { type: 'boolean', default: false },
+    },
+  });
+  const opts = { rounds: Number(values.rounds), durationSec: Number(values.duration), connections: Number(values.connections) };
+  const log = (line: string) => process.stderr.write(`[redis-limits] ${line}\n`);
+  const rows: string[] = [];
+  for (const scenario of SCENARIOS) {
+    // A prefix of this run's own; the buckets expire by themselves after a minute.
+    const shared = { REDIS_URL: values.redis, GATEWAY_REDIS_PREFIX: `mgw:bench:${randomBytes(4).toString('hex')}:` };
+    const s = await runAb({ baseline: null, aEnv: shared, bEnv: { ...shared, ...KEY_LIMITS }, scenario, ...opts, log: (l) => log(`${scenario}: ${l}`) });
+    const v = verdicts(s);
+    const cpu = (f: (r: AbSummary['rounds'][number]) => number) => (Math.round(median(s.rounds.map(f)) * 10) / 10).toFixed(1);
+    rows.push(
+      `| ${scenario} | ${cpu((r) => r.A)} | ${cpu((r) => r.B)} | ${v.extraCpuUs} (≤ 40: ${v.extraCpuUs <= 40 ? 'met' : '**missed**'}) | ${v.rpsRatio} (≥ 0.8: ${v.rpsRatio >= 0.8 ? 'met' : '**missed**'}) |`,
+    );
+    console.log(`${scenario}: a limited key costs ${v.extraCpuUs} µs more CPU per request; throughput ${v.rpsRatio} of an unlimited key's`);
+  }
+  const body = [
+    '## A rate-limited key with Redis against an unlimited key (`bench/tools/redis-limits.ts`)',
+    '',
+    `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${opts.rounds} rounds × ${opts.durationSec} s, ${opts.connections} connections, the machine's Redis on 127.0.0.1. Medians of the rounds' own differences and ratios.`,
+    '',
+    '| scenario | unlimited key µs/req | limited key µs/req | extra CPU µs/req | throughput limited / unlimited |',
+    '|---|---:|---:|---:|---:|',
+    ...rows,
+  ].join('\n');
+  if (!values['no-write']) writeSection(RESULTS_FILE, 'redis-limits', body);
+  console.log(`\n${body}`);
+}
+
+if (process.argv[1]?.includes('bench/tools/redis-limits')) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}
