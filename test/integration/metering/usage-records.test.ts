@@ -43,7 +43,7 @@ t.test('streamed and non-streamed requests of one conversation record the same t
     t.equal((await call(`${h.url}/gateway/openai/v1/chat/completions`, { body: chatBody(stream), headers: bearer(key) })).status, 200);
   }
   const dbFile = join(h.dataDir, 'gateway.db');
-  await waitFor(() => rowsOf(dbFile).length === 4, 5000);
+  await waitFor(() => rowsOf(dbFile).length === 4, 30_000);
   const rows = rowsOf(dbFile);
   const tokens = (r: Row) => [r.input_tokens, r.output_tokens, r.cache_read_tokens, r.cache_write_tokens];
   const [msgPlain, chatPlain, msgStream, chatStream] = rows as [Row, Row, Row, Row];
@@ -72,7 +72,7 @@ t.test('a client that cancels mid-stream still gets a record with the tokens rec
   }
   controller.abort();
   const dbFile = join(h.dataDir, 'gateway.db');
-  await waitFor(() => rowsOf(dbFile).length === 1, 5000);
+  await waitFor(() => rowsOf(dbFile).length === 1, 30_000);
   const [row] = rowsOf(dbFile) as [Row];
   t.equal(row.outcome, 'client_cancelled');
   t.ok(row.input_tokens > 0, 'input tokens from message_start are recorded');

@@ -61,7 +61,7 @@ t.test('an overloaded model falls back to the catalogue’s next: header and bod
   const normal = await call(`${h.url}/gateway/v1/messages`, { body: body('claude-opus-4-7'), headers: bearer(key) });
   t.equal(normal.headers['x-gateway-model'], 'claude-opus-4-7', 'without trouble the model asked for serves');
 
-  await waitFor(async () => (await h.built.stores.usage.totals()).requests === 3, 3000);
+  await waitFor(async () => (await h.built.stores.usage.totals()).requests === 3, 30_000);
   const rows = await h.built.stores.usage.query();
   t.same(rows.map((r) => [r.model, r.requests]).sort(), [['claude-opus-4-7', 1], ['claude-sonnet-4-6', 2]], 'usage is recorded for the model that served');
 });
