@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Test } from 'tap';
 import { migratePostgres } from '../../src/stores/postgres/migrate.js';
-import { createPgPool } from '../../src/stores/postgres/pool.js';
+import { createPgPool, type WatchedPool } from '../../src/stores/postgres/pool.js';
 
 const DEFAULT_SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -61,14 +61,14 @@ export async function createTestDatabase(t: Pick<Test, 'teardown'>): Promise<str
 }
 
 /** A pool on the database, ended in the test's teardown. */
-export function testPool(t: Test, url: string, max = 4): pg.Pool {
+export function testPool(t: Test, url: string, max = 4): WatchedPool {
   const pool = createPgPool(url, { max, applicationName: 'model-gateway tests' });
   t.teardown(() => pool.end());
   return pool;
 }
 
 /** A fresh database with the schema migrated, and a pool on it. */
-export async function migratedDatabase(t: Test): Promise<{ url: string; pool: pg.Pool }> {
+export async function migratedDatabase(t: Test): Promise<{ url: string; pool: WatchedPool }> {
   const url = await createTestDatabase(t);
   const pool = testPool(t, url);
   await migratePostgres(url);

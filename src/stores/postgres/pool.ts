@@ -23,59 +23,65 @@ export interface PgPoolOptions {
   onUpChange?: (up: boolean) => void;
 }
 
-const watches = new WeakMap<pg.Pool, PoolWatch>();
-
 /** The client gives up this long after the server should have cancelled the statement itself. */
 const CLIENT_MARGIN_MS = 1000;
 
-export function createPgPool(connectionString: string, opts: PgPoolOptions = {}): pg.Pool {
-  const statementTimeoutMs = opts.statementTimeoutMs ?? 5000;
-  const pool = new pg.Pool({
-    connectionString,
-    max: opts.max ?? 10,
-    connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
-    statement_timeout: statementTimeoutMs,
-    lock_timeout: statementTimeoutMs,
-    query_timeout: statementTimeoutMs + CLIENT_MARGIN_MS,
-    // A transaction left open by a bug must not hold locks, or the key change horizon, for long.
-    idle_in_transaction_session_timeout: statementTimeoutMs * 2,
-    application_name: opts.applicationName ?? 'model-gateway',
-  });
-  // Without a listener an idle connection's error would be an uncaught 'error' event and end the process.
-  pool.on('error', (err) => opts.onIdleError?.(err));
-  const watch = new PoolWatch(opts.onUpChange);
-  watches.set(pool, watch);
-  // The stores call pool.query in its promise form only; a callback caller is left as it was.
-  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-  pool.query = ((...args: unknown[]) => {
-    const result = query(...args);
+/**
+ * The pool the stores share: pg's, with the outcome of every call it makes watched (pool-watch.ts), so an
+ * unreachable database surfaces as StoreUnavailableError and /metrics can tell up from down.
+ */
+export class WatchedPool extends pg.Pool {
+  readonly watch: PoolWatch;
+
+  constructor(config: pg.PoolConfig, onUpChange?: (up: boolean) => void) {
+    super(config);
+    this.watch = new PoolWatch(onUpChange);
+  }
+
+  // The stores call query in its promise form only; a callback caller gets pg's own behaviour.
+  /* eslint-disable @typescript-eslint/no-explicit-any */
+  override query<R extends pg.QueryResultRow = any, I = any[]>(text: string | pg.QueryConfig<I>, values?: I): Promise<pg.QueryResult<R>>;
+  override query(...args: any[]): any;
+  override query(...args: any[]): any {
+    /* eslint-enable @typescript-eslint/no-explicit-any */
+    const result: unknown = (super.query as (...a: unknown[]) => unknown)(...args);
     if (!(result instanceof Promise)) return result;
     return result.then(
       (r: unknown) => {
-        watch.answered();
+        this.watch.answered();
         return r;
       },
       (err: unknown) => {
-        throw watch.failed(err);
+        throw this.watch.failed(err);
       },
     );
-  }) as typeof pool.query;
-  return pool;
-}
-
-/** What the pool reports (connections open, idle, callers waiting) and how its calls fared. */
-export function poolStats(pool: pg.Pool): PoolStats {
-  return watchOf(pool).stats(pool);
-}
-
-function watchOf(pool: pg.Pool): PoolWatch {
-  let watch = watches.get(pool);
-  if (watch === undefined) {
-    // A pool made elsewhere (a test's): watched from its first transaction.
-    watch = new PoolWatch();
-    watches.set(pool, watch);
   }
-  return watch;
+
+  /** What the pool reports (connections open, idle, callers waiting) and how its calls fared. */
+  stats(): PoolStats {
+    return this.watch.stats(this);
+  }
+}
+
+export function createPgPool(connectionString: string, opts: PgPoolOptions = {}): WatchedPool {
+  const statementTimeoutMs = opts.statementTimeoutMs ?? 5000;
+  const pool = new WatchedPool(
+    {
+      connectionString,
+      max: opts.max ?? 10,
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
+      statement_timeout: statementTimeoutMs,
+      lock_timeout: statementTimeoutMs,
+      query_timeout: statementTimeoutMs + CLIENT_MARGIN_MS,
+      // A transaction left open by a bug must not hold locks, or the key change horizon, for long.
+      idle_in_transaction_session_timeout: statementTimeoutMs * 2,
+      application_name: opts.applicationName ?? 'model-gateway',
+    },
+    opts.onUpChange,
+  );
+  // Without a listener an idle connection's error would be an uncaught 'error' event and end the process.
+  pool.on('error', (err) => opts.onIdleError?.(err));
+  return pool;
 }
 
 export type Queryable = pg.Pool | pg.PoolClient | pg.Client;
@@ -85,11 +91,11 @@ export type Queryable = pg.Pool | pg.PoolClient | pg.Client;
  * connection whose ROLLBACK failed is destroyed rather than handed to the next caller mid-transaction.
  */
 export async function inTransaction<T>(
-  pool: pg.Pool,
+  pool: WatchedPool,
   work: (client: pg.PoolClient) => Promise<T>,
   begin = 'BEGIN',
 ): Promise<T> {
-  const watch = watchOf(pool);
+  const { watch } = pool;
   const client = await pool.connect().catch((err: unknown) => {
     throw watch.failed(err);
   });

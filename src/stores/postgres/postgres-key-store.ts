@@ -6,7 +6,7 @@ import { displayPrefix, generateKey, hashSecret, randomBase62 } from '../../keys
 import { validCustomerLimits, validCustomerName, validateKeySettings } from '../../keys/key-input.js';
 import { KeyStoreError, type Customer, type CustomerLimits, type KeyChange, type KeyRecord, type KeyStore, type NewKey } from '../../keys/key-store.js';
 import { CHANGE_STAMP_VALUES, FEED_TRANSACTION, NOTIFY_KEY_CHANGE, READ_HORIZON, STAMP_CHANGE, nextCursor } from './key-change-feed.js';
-import { inTransaction, sqlState, UNIQUE_VIOLATION, type Queryable } from './pool.js';
+import { inTransaction, sqlState, UNIQUE_VIOLATION, type Queryable, type WatchedPool } from './pool.js';
 
 interface CustomerRow {
   id: string;
@@ -99,7 +99,7 @@ export async function revokeOn(client: Queryable, id: string, at: Date = new Dat
 }
 
 export class PostgresKeyStore implements KeyStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: WatchedPool) {}
 
   async createCustomer(name: string): Promise<Customer> {
     const valid = validCustomerName(name);

@@ -1,10 +1,10 @@
 // Dashboard session rows in PostgreSQL (the rules about sessions are in src/dashboard/auth/session-store.ts).
-import type pg from 'pg';
+import type { WatchedPool } from './pool.js';
 import type { SessionRow, SessionRows } from '../../dashboard/auth/session-store.js';
 import { sessionRowOf, type SessionColumns } from '../session-columns.js';
 
 export class PostgresSessionRows implements SessionRows {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: WatchedPool) {}
 
   async insert(r: SessionRow): Promise<void> {
     await this.pool.query(

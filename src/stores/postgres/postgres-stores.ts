@@ -4,7 +4,7 @@
 import { withDeadline } from '../../lib/deadline.js';
 import { DatabaseError } from '../errors.js';
 import type { PgPoolOptions } from './pool.js';
-import { createPgPool, poolStats } from './pool.js';
+import { createPgPool } from './pool.js';
 import { KeyChangeListener } from './key-change-listener.js';
 import { migratePostgres } from './migrate.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
@@ -41,7 +41,7 @@ export async function openPostgresStores(connectionString: string, opts: Postgre
     writes: { usage, lastUse: keys },
     users: new PostgresUserStore(pool),
     sessions: new PostgresSessionRows(pool),
-    poolStats: () => poolStats(pool),
+    poolStats: () => pool.stats(),
     async ready() {
       try {
         await withDeadline(pool.query('SELECT 1'), READY_DEADLINE_MS, 'readiness probe');

@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import { dailyIncrements } from '../../metering/daily-rollup.js';
 import { isDay, UsageQueryError, type UsageQuery, type UsageRecord, type UsageRow, type UsageStore, type UsageTotals } from '../../metering/usage-store.js';
-import { inTransaction } from './pool.js';
+import { inTransaction, type WatchedPool } from './pool.js';
 import { monthsOf, orderedIncrements, orderedUniqueRecords, usageRowKey } from './usage-batch.js';
 import { withCost, type StoredSums } from '../stored-cost.js';
 
@@ -70,7 +70,7 @@ export class PostgresUsageStore implements UsageStore {
   /** Months whose partition this process has made sure of; a new month costs one extra call. */
   private readonly monthsReady = new Set<string>();
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: WatchedPool) {}
 
   /** Idempotent: records already stored (same request id and day) are neither stored nor counted again. */
   async insertBatch(rows: UsageRecord[]): Promise<void> {

@@ -1,7 +1,6 @@
 // Dashboard users in PostgreSQL, shared by every instance.
-import type pg from 'pg';
 import { newUserId, UserExistsError, type DashboardUser, type UserCredentials, type UserStore } from '../../dashboard/auth/user-store.js';
-import { sqlState, UNIQUE_VIOLATION } from './pool.js';
+import { sqlState, UNIQUE_VIOLATION, type WatchedPool } from './pool.js';
 
 interface UserRow {
   id: string;
@@ -23,7 +22,7 @@ function toUser(row: UserRow): DashboardUser {
 }
 
 export class PostgresUserStore implements UserStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: WatchedPool) {}
 
   async create(customerId: string, email: string, passwordHash: string): Promise<DashboardUser> {
     try {
