@@ -25,7 +25,7 @@ export function gatewayCommand(): GatewayCommand {
   if (ext !== '.ts') return { execPath: process.execPath, args: [main], env: {} };
   const loader = process.execArgv.filter((arg) => /typescript|tsx|ts-node/.test(arg));
   // Without its settings the loader would type-check every file at every start.
-  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('TS_NODE_') && e[1] !== undefined));
+  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => /^(TS_NODE_|TAP_TYPE_STRIP_ONLY$)/.test(e[0]) && e[1] !== undefined));
   return { execPath: process.execPath, args: [...loader, main], env };
 }
 

@@ -2,19 +2,10 @@
 // a load balancer runs them: each on its own port, answering from its built-in simulator. For the fleet
 // tests and drills (stop one with SIGTERM or SIGKILL, start it again on the same port) and the fleet's
 // bench tools. Runs under the test runner's TypeScript loader (src/main.ts) and compiled (dist/src/main.js).
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { extname } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { gatewayCommand, GatewayProcess } from '../../src/fleet/gateway-process.js';
 import { closedPort } from './ports.js';
-
-const EXT = extname(fileURLToPath(import.meta.url));
-const MAIN = fileURLToPath(new URL(`../../src/main${EXT}`, import.meta.url));
-/** Under the test runner, its TypeScript loader; compiled, nothing. */
-const LOADER = process.execArgv.filter((arg) => arg.includes('@tapjs/typescript') || arg.includes('tsimp') || arg.includes('ts-node'));
 
 export interface FleetOptions {
   /** Default 3. */
@@ -78,7 +69,6 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   const ports: number[] = [];
   for (let i = 0; i < count; i++) ports.push(await distinctFreePort(ports));
   const baseEnv = (port: number): Record<string, string> => ({
-    ...loaderEnv(),
     PATH: process.env.PATH ?? '',
     DATABASE_URL: opts.databaseUrl,
     REDIS_URL: opts.redisUrl,
@@ -110,16 +100,6 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   return fleet;
 }
 
-/**
- * The loader's own settings (TS_NODE_TRANSPILE_ONLY, which the runner sets): without them each child
- * type-checks everything it loads, which takes long and fails on any type error anywhere in the tree.
- */
-function loaderEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && /^(TS_NODE_|TAP_TYPE_STRIP_ONLY$)/.test(name)) env[name] = value;
-  return env;
-}
-
 async function distinctFreePort(taken: number[]): Promise<number> {
   for (;;) {
     const port = await closedPort();
@@ -127,73 +107,43 @@ async function distinctFreePort(taken: number[]): Promise<number> {
   }
 }
 
+/** One instance: a GatewayProcess (src/fleet), its log lines parsed and its warnings kept for failure messages. */
 class Instance implements FleetInstance {
   readonly url: string;
-  private child: ChildProcess | null = null;
-  private exited: Promise<number | null> = Promise.resolve(null);
+  private readonly process: GatewayProcess;
   private stderrAndWarnings = '';
   private readonly lines: LogLine[] = [];
 
   constructor(
     readonly index: number,
     readonly port: number,
-    private readonly env: Record<string, string>,
-    private readonly startTimeoutMs: number,
+    env: Record<string, string>,
+    startTimeoutMs: number,
   ) {
     this.url = `http://127.0.0.1:${port}`;
+    this.process = new GatewayProcess({ name: `instance ${index}`, port, command: gatewayCommand(), env, startTimeoutMs, onLine: (_, text) => this.take(text) });
   }
 
   get pid(): number | null {
-    return this.running ? (this.child?.pid ?? null) : null;
+    return this.process.pid;
   }
 
   get running(): boolean {
-    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
+    return this.process.running;
   }
 
   start(): Promise<void> {
-    if (this.running) return Promise.reject(new Error(`instance ${this.index} is already running`));
-    const child = spawn(process.execPath, [...LOADER, MAIN, 'serve'], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child = child;
-    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => this.keep(chunk));
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error(`instance ${this.index} did not listen within ${this.startTimeoutMs} ms`));
-      }, this.startTimeoutMs);
-      const onExit = (code: number | null) => {
-        clearTimeout(timer);
-        reject(new Error(`instance ${this.index} exited (code ${code}) before it listened`));
-      };
-      child.once('exit', onExit);
-      createInterface({ input: child.stdout! }).on('line', (text) => {
-        // Access lines are the bulk under load and say nothing a test asks for.
-        if (text.includes('"msg":"request"')) return;
-        const line = parseLine(text);
-        if (line === null) return this.keep(`${text}\n`);
-        if (this.lines.length >= LOG_LINES_LIMIT) this.lines.shift();
-        this.lines.push(line);
-        if (line.level >= 40) this.keep(`${text}\n`);
-        if (line.msg === 'model-gateway listening') {
-          clearTimeout(timer);
-          child.off('exit', onExit);
-          resolve();
-        }
-      });
-    });
+    return this.process.start();
   }
 
   async stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<number | null> {
-    if (!this.running) return this.exited;
-    const child = this.child!;
-    child.kill(signal);
+    if (!this.running) return this.process.stop(signal);
     // A drain that never ends (the grace is 2 s) must not hold the test: killed, and said so.
     const stuck = setTimeout(() => {
       this.keep(`[fleet helper] instance ${this.index} still running ${STOP_LIMIT_MS} ms after ${signal}: killed\n`);
-      child.kill('SIGKILL');
+      void this.process.stop('SIGKILL');
     }, STOP_LIMIT_MS);
-    const code = await this.exited;
+    const code = await this.process.stop(signal);
     clearTimeout(stuck);
     return code;
   }
@@ -204,6 +154,16 @@ class Instance implements FleetInstance {
 
   logLines(): readonly LogLine[] {
     return this.lines;
+  }
+
+  /** A line of its stdout (JSON log) or stderr. Access lines are the bulk under load and say nothing a test asks for. */
+  private take(text: string): void {
+    if (text.includes('"msg":"request"')) return;
+    const line = parseLine(text);
+    if (line === null) return this.keep(`${text}\n`);
+    if (this.lines.length >= LOG_LINES_LIMIT) this.lines.shift();
+    this.lines.push(line);
+    if (line.level >= 40) this.keep(`${text}\n`);
   }
 
   private keep(text: string): void {

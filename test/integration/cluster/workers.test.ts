@@ -7,6 +7,7 @@ import { get, request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import t from 'tap';
+import { gatewayCommand } from '../../../src/fleet/gateway-process.js';
 import type { Test } from 'tap';
 import { waitFor } from '../../helpers/wait.js';
 
@@ -48,7 +49,7 @@ function clusterEnv(dir: string, extra: Record<string, string> = {}): NodeJS.Pro
   return {
     PATH: process.env.PATH,
     // The test loader's own settings (transpile only): without them every child type-checks the tree.
-    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('TS_NODE_'))),
+    ...gatewayCommand().env,
     DATABASE_URL: `file:${join(dir, 'gateway.db')}`,
     PORT: '0',
     HOST: '127.0.0.1',
