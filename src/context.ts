@@ -58,8 +58,8 @@ export interface RequestContext {
   upstreamHeadersAt: number | null;
   firstTokenAt: number | null;
   warnings: TranslationWarning[];
-  /** Which upstream model served the request (differs from `model` after a fallback). */
-  servedModel: string | null;
+  /** The catalogue model that served the request when a fallback did (null: `model` itself). */
+  servedModel: CatalogModel | null;
 }
 
 export function createContext(

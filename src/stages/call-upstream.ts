@@ -46,7 +46,7 @@ export function callUpstreamStage(rt: Runtime, options: { allowFallback: boolean
     ctx.upstreamHeadersAt = response.headersAt;
     if (result.model !== null) {
       // servedModel is set only when a fallback answered, so the chat body keeps the client's alias otherwise.
-      if (result.model !== ctx.model) ctx.servedModel = result.model.id;
+      if (result.model !== ctx.model) ctx.servedModel = result.model;
       ctx.headers[SERVED_MODEL_HEADER] = result.model.id;
     }
     const status = response.statusCode;

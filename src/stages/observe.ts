@@ -7,7 +7,7 @@ import type { Runtime } from '../runtime.js';
 import { requestCost } from '../spend/cost.js';
 
 export function observeStage(rt: Runtime): Stage {
-  const { metrics, usage, accessLog, catalogue } = rt;
+  const { metrics, usage, accessLog } = rt;
   return async (ctx, next) => {
     const surface = ctx.route.surface;
     metrics.requestStarted(surface);
@@ -36,16 +36,16 @@ export function observeStage(rt: Runtime): Stage {
       for (const w of ctx.warnings) metrics.translationWarning(w.kind);
       if (ctx.principal !== null && ctx.model !== null && (surface === 'messages' || surface === 'chat')) {
         // Priced as the model that answered: a fallback's tokens cost what that model charges.
-        const served = ctx.servedModel === null ? ctx.model : catalogue.resolve(ctx.servedModel);
-        const cost = requestCost(ctx.usage, served?.prices ?? null);
-        metrics.spent(ctx.servedModel ?? ctx.model.id, customer, cost);
+        const served = ctx.servedModel ?? ctx.model;
+        const cost = requestCost(ctx.usage, served.prices);
+        metrics.spent(served.id, customer, cost);
         usage.record({
           // When the request arrived (a stream crossing midnight is filed under the day it began).
           at: Math.round(Date.now() - durationMs),
           requestId: ctx.id,
           customerId: ctx.principal.customerId,
           keyId: ctx.principal.keyId,
-          model: ctx.servedModel ?? ctx.model.id,
+          model: served.id,
           surface,
           inputTokens: ctx.usage.input,
           outputTokens: ctx.usage.output,

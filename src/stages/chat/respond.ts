@@ -43,7 +43,7 @@ export function chatRespondStage(rt: Runtime): Stage {
     const body = upstream.kind === 'buffered' ? upstream.body : await collectAnswer(upstream.body, maxBytes);
     const answer = body.toString('utf8');
     const created = Math.floor(Date.now() / 1000);
-    const model = ctx.servedModel ?? ctx.requestedModel ?? ctx.model!.id;
+    const model = ctx.servedModel?.id ?? ctx.requestedModel ?? ctx.model!.id;
     const fast = fastCompletion(answer, created, model);
     if (fast !== null) {
       keepUsage(ctx, fast.usage);
@@ -60,7 +60,7 @@ async function relayTranslatedStream(ctx: RequestContext, stream: AnswerStream):
   const { res, headers } = ctx;
   const translator = new ChatStreamTranslator({
     created: Math.floor(Date.now() / 1000),
-    model: ctx.servedModel ?? ctx.requestedModel ?? ctx.model!.id,
+    model: ctx.servedModel?.id ?? ctx.requestedModel ?? ctx.model!.id,
     includeUsage: ctx.includeUsage,
   });
   const reframer = new Reframer(translator);
