@@ -34,6 +34,11 @@ export interface AbSummary {
   bToA: number;
 }
 
+/** Each target's median over the rounds, of CPU per request (or of any other per-round number). */
+export function medianPerTarget(rounds: readonly AbRound[]): AbRound {
+  return { passthrough: median(rounds.map((r) => r.passthrough)), A: median(rounds.map((r) => r.A)), B: median(rounds.map((r) => r.B)) };
+}
+
 export function summarizeAb(rounds: readonly AbRound[], rpsRounds: readonly AbRound[] = []): AbSummary {
   const ratio = (f: (r: AbRound) => number) => round(median(rounds.map(f)), 3);
   return {

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { RESULTS_FILE, writeSection } from '../results-file.js';
-import { runAb, type AbSummary } from './ab.js';
+import { medianPerTarget, runAb, type AbSummary } from './ab.js';
 
 const SCENARIOS = ['chat', 'messages'] as const;
 
@@ -32,11 +32,8 @@ async function withScratchDatabase<T>(serverUrl: string, work: (url: string) => 
 
 function section(results: Array<{ scenario: string; summary: AbSummary }>, opts: { rounds: number; durationSec: number; connections: number }): string {
   const rows = results.map(({ scenario, summary: s }) => {
-    const medianOf = (f: (r: AbSummary['rounds'][number]) => number) => {
-      const v = s.rounds.map(f).sort((x, y) => x - y);
-      return v[Math.floor(v.length / 2)]!.toFixed(1);
-    };
-    return `| ${scenario} | ${medianOf((r) => r.passthrough)} | ${medianOf((r) => r.A)} | ${medianOf((r) => r.B)} | ${s.bToA} | ${s.rounds.map((r) => (r.B / r.A).toFixed(3)).join(' · ')} |`;
+    const cpu = medianPerTarget(s.rounds);
+    return `| ${scenario} | ${cpu.passthrough.toFixed(1)} | ${cpu.A.toFixed(1)} | ${cpu.B.toFixed(1)} | ${s.bToA} | ${s.rounds.map((r) => (r.B / r.A).toFixed(3)).join(' · ')} |`;
   });
   return [
     '## PostgreSQL against SQLite, CPU per request (`bench/tools/stores-cpu.ts`)',

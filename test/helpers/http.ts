@@ -30,3 +30,15 @@ export async function statusOfRejection(promise: Promise<unknown>): Promise<numb
     return (err as { status?: number }).status ?? -1;
   }
 }
+
+/** Starts a long stream, reads about 4 KB of it, then hangs up: a client that cancels mid-stream. */
+export async function cancelMidStream(url: string, key: string, body: Record<string, unknown>): Promise<void> {
+  const controller = new AbortController();
+  const res = await request(url, { method: 'POST', headers: bearer(key), body: JSON.stringify(body), signal: controller.signal });
+  let seen = 0;
+  for await (const chunk of res.body) {
+    seen += (chunk as Buffer).length;
+    if (seen > 4000) break;
+  }
+  controller.abort();
+}

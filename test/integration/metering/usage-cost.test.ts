@@ -4,10 +4,9 @@
 import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'undici';
 import t, { type Test } from 'tap';
 import { startHarness, type Harness } from '../../helpers/harness.js';
-import { bearer, call } from '../../helpers/http.js';
+import { bearer, call, cancelMidStream } from '../../helpers/http.js';
 import { waitFor } from '../../helpers/wait.js';
 
 interface Row {
@@ -97,19 +96,7 @@ t.test('priced, streamed, fallen-back and unpriced requests each carry their exa
 t.test('a cancelled stream is charged for the tokens reported before it ended', async (t) => {
   const h = await pricedHarness(t, {}, { replyTokens: 50000, tokensPerSecond: 400 });
   const { key } = await h.createKey();
-  const controller = new AbortController();
-  const res = await request(`${h.url}/gateway/v1/messages`, {
-    method: 'POST',
-    headers: bearer(key),
-    body: JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 60000, stream: true, messages: [{ role: 'user', content: 'go on and on' }] }),
-    signal: controller.signal,
-  });
-  let seen = 0;
-  for await (const chunk of res.body) {
-    seen += (chunk as Buffer).length;
-    if (seen > 4000) break;
-  }
-  controller.abort();
+  await cancelMidStream(`${h.url}/gateway/v1/messages`, key, { model: 'claude-sonnet-4-6', max_tokens: 60000, stream: true, messages: [{ role: 'user', content: 'go on and on' }] });
   await waitFor(() => rowsOf(h).length === 1, 90_000);
   const [row] = rowsOf(h) as [Row];
   t.equal(row.outcome, 'client_cancelled');

@@ -2,10 +2,9 @@
 // and records that survive a graceful restart.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { request } from 'undici';
 import t from 'tap';
 import { startHarness } from '../../helpers/harness.js';
-import { bearer, call } from '../../helpers/http.js';
+import { bearer, call, cancelMidStream } from '../../helpers/http.js';
 import { waitFor } from '../../helpers/wait.js';
 
 interface Row {
@@ -58,19 +57,7 @@ t.test('a client that cancels mid-stream still gets a record with the tokens rec
   const h = await startHarness({ simulator: { replyTokens: 50000, tokensPerSecond: 400 } });
   t.teardown(() => h.close());
   const { key } = await h.createKey();
-  const controller = new AbortController();
-  const res = await request(`${h.url}/gateway/openai/v1/chat/completions`, {
-    method: 'POST',
-    headers: bearer(key),
-    body: JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 60000, stream: true, messages: [{ role: 'user', content: 'go on and on' }] }),
-    signal: controller.signal,
-  });
-  let seen = 0;
-  for await (const chunk of res.body) {
-    seen += (chunk as Buffer).length;
-    if (seen > 4000) break;
-  }
-  controller.abort();
+  await cancelMidStream(`${h.url}/gateway/openai/v1/chat/completions`, key, { model: 'claude-sonnet-4-6', max_tokens: 60000, stream: true, messages: [{ role: 'user', content: 'go on and on' }] });
   const dbFile = join(h.dataDir, 'gateway.db');
   await waitFor(() => rowsOf(dbFile).length === 1, 30_000);
   const [row] = rowsOf(dbFile) as [Row];
