@@ -32,13 +32,15 @@ export interface BenchOptions {
   resultsDir: string;
   /** The markdown file whose `bench` section this run rewrites (bench/results-file.ts); null: none. */
   resultsMarkdown: string | null;
+  /** The README whose performance table (its `bench-targets` section) this run rewrites; null: none. */
+  readme: string | null;
   /** Print progress lines on stderr. */
   verbose: boolean;
 }
 
 const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--rounds N] [--warmup S]
   [--scenarios a,b] [--phases ${PHASES.join(',')}] [--probe S] [--streams N] [--hold S]
-  [--pool-threads N] [--memory-requests N] [--log-level L] [--profile] [--gateway-env K=V ...] [--results DIR] [--results-md FILE|none] [--quiet]`;
+  [--pool-threads N] [--memory-requests N] [--log-level L] [--profile] [--gateway-env K=V ...] [--results DIR] [--results-md FILE|none] [--readme FILE|none] [--quiet]`;
 
 export function parseOptions(argv: string[], env: Record<string, string | undefined>): BenchOptions {
   const { values } = parseArgs({
@@ -61,6 +63,7 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
       'gateway-env': { type: 'string', multiple: true },
       results: { type: 'string' },
       'results-md': { type: 'string' },
+      readme: { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -83,16 +86,17 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     profile: values.profile ?? env.BENCH_PROFILE === '1',
     gatewayEnv: gatewaySettings(values['gateway-env'] ?? []),
     resultsDir: values.results ?? env.BENCH_RESULTS ?? 'bench/results',
-    resultsMarkdown: resultsMarkdown(pick(values['results-md'], 'RESULTS_MD')),
+    resultsMarkdown: fileOrNone(pick(values['results-md'], 'RESULTS_MD'), RESULTS_FILE),
+    readme: fileOrNone(pick(values.readme, 'README'), 'README.md'),
     verbose: !(values.quiet ?? false),
   };
 }
 
 export class UsageError extends Error {}
 
-function resultsMarkdown(raw: string | undefined): string | null {
+function fileOrNone(raw: string | undefined, fallback: string): string | null {
   if (raw === 'none') return null;
-  return raw === undefined || raw === '' ? RESULTS_FILE : raw;
+  return raw === undefined || raw === '' ? fallback : raw;
 }
 
 function num(raw: string | undefined, fallback: number, name: string, min = Number.MIN_VALUE): number {

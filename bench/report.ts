@@ -133,7 +133,13 @@ export function markdown(r: BenchResults): string {
     for (const x of r.micro) out.push(`| ${x.name} | ${round(x.nsPerOp / 1000, 3)} µs |`);
     out.push('');
   }
-  out.push('| target | goal | measured | |', '|---|---|---|---|');
+  out.push(targetsTable(r));
+  return out.join('\n');
+}
+
+/** Each target with its goal, what this run measured, and whether it was met. */
+export function targetsTable(r: Pick<BenchResults, 'targets'>): string {
+  const out = ['| target | goal | measured | |', '|---|---|---|---|'];
   for (const c of r.targets) out.push(`| ${c.name} | ${c.goal} | ${c.measured} | ${c.pass === null ? 'not run' : c.pass ? 'met' : '**missed**'} |`);
   return out.join('\n');
 }

@@ -3,8 +3,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBench } from './bench.js';
 import { parseOptions, UsageError } from './options.js';
-import { markdown, type BenchResults } from './report.js';
+import { markdown, targetsTable, type BenchResults } from './report.js';
 import { writeSection } from './results-file.js';
+
+/** What the README's table was measured on (the run's date is in bench/RESULTS.md and the commit). */
+function machineLine(r: BenchResults): string {
+  const m = r.machine;
+  return `Written by \`npm run bench\` from its last run: ${m.cores} cores, Node ${m.node}, ${r.options.connections} connections, ${r.options.durationSec} s × ${r.options.rounds} rounds per target, gateway \`LOG_LEVEL=${r.options.logLevel}\`.`;
+}
 
 /** The section's title line: when, and what was chosen when it was not the whole bench. */
 function resultsHeading(r: BenchResults): string {
@@ -26,6 +32,7 @@ async function main(): Promise<number> {
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   const tables = markdown(results);
   if (opts.resultsMarkdown !== null) writeSection(opts.resultsMarkdown, 'bench', `${resultsHeading(results)}\n\n${tables}`);
+  if (opts.readme !== null) writeSection(opts.readme, 'bench-targets', `${machineLine(results)}\n\n${targetsTable(results)}`);
   process.stdout.write(`${tables}\n\nResults: ${file}\n`);
   for (const svg of results.flameGraphs ?? []) process.stdout.write(`Flame graph: ${svg}\n`);
   return 0;

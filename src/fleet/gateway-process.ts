@@ -6,6 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { runnableFile } from '../lib/runnable-file.js';
 
 /** How to run `model-gateway`: node, its options (a TypeScript loader under tests) and the entry script. */
 export interface GatewayCommand {
@@ -15,18 +16,11 @@ export interface GatewayCommand {
   readonly env: Readonly<Record<string, string>>;
 }
 
-/**
- * This build's `model-gateway`: dist/src/main.js beside the compiled fleet; src/main.ts when run from
- * source, under the TypeScript loader this process was started with (the test runner's).
- */
+/** This build's `model-gateway`: dist/src/main.js beside the compiled fleet; from source, src/lib/runnable-file.ts decides. */
 export function gatewayCommand(): GatewayCommand {
   const ext = extname(fileURLToPath(import.meta.url));
-  const main = fileURLToPath(new URL(`../main${ext}`, import.meta.url));
-  if (ext !== '.ts') return { execPath: process.execPath, args: [main], env: {} };
-  const loader = process.execArgv.filter((arg) => /typescript|tsx|ts-node/.test(arg));
-  // Without its settings the loader would type-check every file at every start.
-  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => /^(TS_NODE_|TAP_TYPE_STRIP_ONLY$)/.test(e[0]) && e[1] !== undefined));
-  return { execPath: process.execPath, args: [...loader, main], env };
+  const main = runnableFile(fileURLToPath(new URL(`../main${ext}`, import.meta.url)));
+  return { execPath: process.execPath, args: [...main.loaderArgs, main.file], env: main.env };
 }
 
 export interface GatewayProcessOptions {

@@ -3,6 +3,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { runnableFile } from '../lib/runnable-file.js';
 import type { CatalogModel } from '../catalog/model.js';
 import type { HeadResult, TranslateResult, WorkerTask } from './tasks.js';
 
@@ -22,11 +23,12 @@ export interface TranslatePool {
 }
 
 // The worker file sits next to this one: .js once compiled, .ts under the test runner's loader.
-const WORKER = fileURLToPath(new URL(`./translate-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+const WORKER = runnableFile(fileURLToPath(new URL(`./translate-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url)));
 
 export function createTranslatePool(opts: TranslatePoolOptions): TranslatePool {
   const piscina = new Piscina<WorkerTask, HeadResult | TranslateResult>({
-    filename: WORKER,
+    filename: WORKER.file,
+    execArgv: WORKER.workerExecArgv,
     minThreads: opts.threads,
     maxThreads: opts.threads,
     // Threads stay up: a large body should not also pay for a thread start.

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import type { BenchResults } from '../../bench/report.js';
-import { runTs } from '../unit/stores-sqlite/fixtures/run-ts.js';
+import { runNode } from '../helpers/child-node.js';
 
 const SCENARIOS = ['messages', 'messages-stream', 'chat', 'chat-stream', 'chat-tools', 'auth-rejected', 'chat-1mib-mix'];
 
@@ -12,8 +12,9 @@ t.test('the bench runs every scenario and phase against the three targets and wr
   const dir = t.testdir();
   const flags = ['--duration', '0.2', '--warmup', '0', '--rounds', '1', '--connections', '2', '--probe', '0.2'];
   const markdownFile = join(dir, 'RESULTS.md');
-  const small = ['--streams', '20', '--hold', '0.5', '--memory-requests', '200', '--results', dir, '--results-md', markdownFile, '--quiet'];
-  const run = await runTs(join(import.meta.dirname, '../../bench/run.ts'), [...flags, ...small]);
+  const readme = join(dir, 'README.md');
+  const small = ['--streams', '20', '--hold', '0.5', '--memory-requests', '200', '--results', dir, '--results-md', markdownFile, '--readme', readme, '--quiet'];
+  const run = await runNode(join(import.meta.dirname, '../../bench/run.ts'), [...flags, ...small]);
   t.equal(run.code, 0, `bench exits 0 (stderr: ${run.stderr.slice(-2000)})`);
 
   const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
@@ -36,12 +37,13 @@ t.test('the bench runs every scenario and phase against the three targets and wr
   const section = readFileSync(markdownFile, 'utf8');
   t.match(section, /<!-- bench: begin[^\n]*-->\n## Latest run of `npm run bench`/, 'the run wrote its section of the results file');
   t.match(section, /\| chat-stream \|/, 'with the tables it printed');
+  t.match(readFileSync(readme, 'utf8'), /<!-- bench-targets: begin[^\n]*-->\nWritten by `npm run bench`[^\n]*\n\n\| target \| goal \| measured \|/, 'and the README\'s table of targets');
 });
 
 t.test('with --profile the bench draws a flame graph of each proxy it profiled', async (t) => {
   const dir = t.testdir();
   const flags = ['--phases', 'scenarios', '--scenarios', 'chat', '--duration', '0.3', '--warmup', '0', '--rounds', '1', '--connections', '2'];
-  const run = await runTs(join(import.meta.dirname, '../../bench/run.ts'), [...flags, '--profile', '--results', dir, '--results-md', 'none', '--quiet']);
+  const run = await runNode(join(import.meta.dirname, '../../bench/run.ts'), [...flags, '--profile', '--results', dir, '--results-md', 'none', '--readme', 'none', '--quiet']);
   t.equal(run.code, 0, `bench exits 0 (stderr: ${run.stderr.slice(-2000)})`);
   const results = JSON.parse(readFileSync(join(dir, readdirSync(dir).find((f) => f.endsWith('.json'))!), 'utf8')) as BenchResults;
   const drawn = results.flameGraphs ?? [];

@@ -8,12 +8,13 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { runnableFile } from '../../lib/runnable-file.js';
 import type { UsageRecord, UsageQuery, UsageRow, UsageStore, UsageTotals } from '../../metering/usage-store.js';
 import type { LastUse, LastUseWriter } from '../../keys/key-store.js';
 import type { UsageThreadData, WriteReply, WriteRequest } from './usage-write-thread.js';
 
 // The thread's file sits next to this one: .js once compiled, .ts under the test runner's loader.
-const THREAD = fileURLToPath(new URL(`./usage-write-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+const THREAD = runnableFile(fileURLToPath(new URL(`./usage-write-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url)));
 
 /** Rows handed to the thread at a time: each batch is a structured clone on the event loop (bench/tools/usage-writes.ts). */
 export const ROWS_PER_HANDOVER = 256;
@@ -93,7 +94,7 @@ export class ThreadedUsageStore implements UsageStore, LastUseWriter {
   }
 
   private start(): WriteThread {
-    const worker = new Worker(THREAD, { workerData: { databaseUrl: this.databaseUrl } satisfies UsageThreadData });
+    const worker = new Worker(THREAD.file, { execArgv: THREAD.workerExecArgv, workerData: { databaseUrl: this.databaseUrl } satisfies UsageThreadData });
     // Idle, never the reason the process stays up; close() ends it in an orderly shutdown.
     worker.unref();
     const thread: WriteThread = { worker, pending: new Map(), onClosed: null };

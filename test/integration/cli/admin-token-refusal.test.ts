@@ -1,13 +1,11 @@
 // `model-gateway serve` refuses to start with an empty or short admin token, from the environment or the
 // generated file (a truncated file must not leave the admin API open), or without GATEWAY_ADMIN_TOKEN on a
 // PostgreSQL database the fleet shares (each host would generate a token of its own): exit 1, one line on stderr.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
+import { GATEWAY_MAIN, spawnNode } from '../../helpers/child-node.js';
 
-const MAIN = join(import.meta.dirname, '../../../src/main.ts');
-const tsLoader = process.execArgv.filter((arg) => arg.includes('@tapjs/typescript'));
 const SHORT = 'mgwadm_0123456789abcdef01234567'; // 31 characters
 const SHARED_DATABASE = 'postgres://postgres@127.0.0.1:5432/mgw_admin_token_refusal';
 const SHARED_NEEDS_TOKEN = /GATEWAY_ADMIN_TOKEN is required with a postgres:\/\/ DATABASE_URL: set it \(at least 32 characters\) to the same value on every instance/;
@@ -45,11 +43,11 @@ interface Run {
 }
 
 function runServe(args: string[], env: Record<string, string | undefined>): Promise<Run> {
-  const child = spawn(process.execPath, [...tsLoader, MAIN, 'serve', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnNode(GATEWAY_MAIN, ['serve', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   // Should one start after all, it must not outlive the test.
   const killer = setTimeout(() => child.kill('SIGKILL'), 240_000);
   return new Promise((resolve) => {

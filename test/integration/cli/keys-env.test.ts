@@ -1,11 +1,8 @@
 // The key and usage commands read only DATABASE_URL: settings that matter to `serve` alone (a missing
 // upstream key in production, a malformed limit) must not stop an operator from managing keys.
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import t from 'tap';
-
-const MAIN = join(import.meta.dirname, '../../../src/main.ts');
-const tsLoader = process.execArgv.filter((arg) => arg.includes('@tapjs/typescript'));
+import { GATEWAY_MAIN, spawnNodeSync } from '../../helpers/child-node.js';
 
 t.test('keys and usage run in a production environment without an upstream key or with a broken serve setting', async (t) => {
   const dir = t.testdir();
@@ -15,7 +12,7 @@ t.test('keys and usage run in a production environment without an upstream key o
     DATABASE_URL: `file:${join(dir, 'gateway.db')}`,
     GATEWAY_CUSTOMER_LIMITS: 'not a valid limit list',
   };
-  const run = (...args: string[]) => spawnSync(process.execPath, [...tsLoader, MAIN, ...args], { env, encoding: 'utf8' });
+  const run = (...args: string[]) => spawnNodeSync(GATEWAY_MAIN, [...args], { env, encoding: 'utf8' });
   const created = run('keys', 'create', '--customer', 'acme');
   t.equal(created.status, 0, created.stderr);
   t.match(created.stdout, /^mgw_/);

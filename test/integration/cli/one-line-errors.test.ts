@@ -2,15 +2,13 @@
 // itself): every bad invocation of every command exits non-zero with exactly one line on stderr and
 // nothing on stdout; the usage text comes only with --help. A key pasted in the wrong place is never
 // repeated.
-import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import t from 'tap';
 import { runCli } from '../../../src/cli/dispatch.js';
 import type { SignalSource } from '../../../src/cli/signals.js';
+import { GATEWAY_MAIN, spawnNode } from '../../helpers/child-node.js';
 
-const MAIN = join(import.meta.dirname, '../../../src/main.ts');
-const tsLoader = process.execArgv.filter((arg) => arg.includes('@tapjs/typescript'));
 const SECRET = 'S3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS3cr3tX';
 const KEY = `mgw_AbCdEfGhIjKlMnOp_${SECRET}`;
 
@@ -34,11 +32,11 @@ async function runInProcess(argv: string[], env: Record<string, string>): Promis
 
 function spawnBinary(argv: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...tsLoader, MAIN, ...argv], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent' } });
+    const child = spawnNode(GATEWAY_MAIN, argv, { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent' } });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => void (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => void (stderr += c.toString('utf8')));
+    child.stdout!.on('data', (c: Buffer) => void (stdout += c.toString('utf8')));
+    child.stderr!.on('data', (c: Buffer) => void (stderr += c.toString('utf8')));
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });

@@ -1,6 +1,5 @@
 // `model-gateway serve` with GATEWAY_METRICS_PORT and GATEWAY_METRICS_TOKEN: the metrics listener
 // starts with the gateway, is guarded by the token, never logs it, and stops with the gateway.
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -8,14 +7,13 @@ import t from 'tap';
 import type { Test } from 'tap';
 import { call } from '../../helpers/http.js';
 import { waitFor } from '../../helpers/wait.js';
+import { GATEWAY_MAIN, spawnNode } from '../../helpers/child-node.js';
 
-const MAIN = join(import.meta.dirname, '../../../src/main.ts');
-const tsLoader = process.execArgv.filter((arg) => arg.includes('@tapjs/typescript'));
 const TOKEN = 'serve_metrics_token_0123456789abcdef_XYZ';
 
 function serve(t: Test, extraEnv: Record<string, string>) {
   const dir = t.testdir();
-  const child = spawn(process.execPath, [...tsLoader, MAIN, 'serve'], {
+  const child = spawnNode(GATEWAY_MAIN, ['serve'], {
     env: {
       PATH: process.env.PATH,
       DATABASE_URL: `file:${join(dir, 'gateway.db')}`,

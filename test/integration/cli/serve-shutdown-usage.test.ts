@@ -1,14 +1,11 @@
 // `model-gateway serve` stopped by SIGTERM writes the usage it still holds before it exits (the rows
 // wait in memory for the next batch; the shutdown must write them, not drop them).
-import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import t from 'tap';
 import { request } from 'undici';
 import { openDatabase } from '../../../src/stores/sqlite/open.js';
-
-const MAIN = join(import.meta.dirname, '../../../src/main.ts');
-const tsLoader = process.execArgv.filter((arg) => arg.includes('@tapjs/typescript'));
+import { GATEWAY_MAIN, spawnNode, spawnNodeSync } from '../../helpers/child-node.js';
 
 t.test('usage recorded before SIGTERM is in the database after the exit', async (t) => {
   const dir = t.testdir();
@@ -23,11 +20,11 @@ t.test('usage recorded before SIGTERM is in the database after the exit', async 
     GATEWAY_USAGE_FLUSH_MS: '600000',
     GATEWAY_SHUTDOWN_GRACE_MS: '2000',
   };
-  const created = spawnSync(process.execPath, [...tsLoader, MAIN, 'keys', 'create', '--customer', 'acme'], { env, encoding: 'utf8' });
+  const created = spawnNodeSync(GATEWAY_MAIN, ['keys', 'create', '--customer', 'acme'], { env, encoding: 'utf8' });
   t.equal(created.status, 0, created.stderr);
   const key = created.stdout.trim();
 
-  const child = spawn(process.execPath, [...tsLoader, MAIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawnNode(GATEWAY_MAIN, ['serve'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   t.teardown(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
   });

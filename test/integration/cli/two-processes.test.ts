@@ -8,13 +8,13 @@ import { parseKey } from '../../../src/keys/key-format.js';
 import { SqliteKeyStore } from '../../../src/stores/sqlite/sqlite-key-store.js';
 import { SqliteUsageStore } from '../../../src/stores/sqlite/sqlite-usage-store.js';
 import { UsageWriter } from '../../../src/metering/usage-writer.js';
-import { runTs } from '../../unit/stores-sqlite/fixtures/run-ts.js';
+import { runNode } from '../../helpers/child-node.js';
 import { usageRecord } from '../../unit/metering/fixtures/usage-record.js';
 import { waitFor } from '../../helpers/wait.js';
 import { tempCli } from './fixtures/cli.js';
 
 const script = fileURLToPath(new URL('./fixtures/run-cli.ts', import.meta.url));
-const cliProcess = (url: string, argv: string[]) => runTs(script, argv, { TEST_DATABASE_URL: url });
+const cliProcess = (url: string, argv: string[]) => runNode(script, argv, { TEST_DATABASE_URL: url });
 
 t.test('a CLI process and a serving process share one database file', async (t) => {
   const { url } = tempCli(t);

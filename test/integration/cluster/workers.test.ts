@@ -1,18 +1,14 @@
 // `model-gateway serve --workers 2`: two worker processes share one port, /metrics answers the sum
 // of both whichever worker is asked, a dead worker is replaced, SIGTERM drains and ends them all, and
 // rate limits and the failed-authentication throttle count for the cluster as a whole.
-import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { get, request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import t from 'tap';
-import { gatewayCommand } from '../../../src/fleet/gateway-process.js';
 import type { Test } from 'tap';
 import { waitFor } from '../../helpers/wait.js';
-
-const MAIN = join(import.meta.dirname, '../../../src/main.ts');
-const tsLoader = process.execArgv.filter((arg) => arg.includes('@tapjs/typescript'));
+import { GATEWAY_MAIN, spawnNode, spawnNodeSync } from '../../helpers/child-node.js';
 
 interface Listening {
   pid: number;
@@ -48,8 +44,6 @@ interface AccessLine {
 function clusterEnv(dir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
-    // The test loader's own settings (transpile only): without them every child type-checks the tree.
-    ...gatewayCommand().env,
     DATABASE_URL: `file:${join(dir, 'gateway.db')}`,
     PORT: '0',
     HOST: '127.0.0.1',
@@ -65,7 +59,7 @@ function startCluster(
   dir = t.testdir(),
   extraEnv: Record<string, string> = {},
 ): { child: ChildProcess; listening: Listening[]; access: AccessLine[]; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [...tsLoader, MAIN, 'serve', '--workers', '2'], {
+  const child = spawnNode(GATEWAY_MAIN, ['serve', '--workers', '2'], {
     env: clusterEnv(dir, extraEnv),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -123,7 +117,7 @@ t.test('two workers, one port, one set of metrics, replaced when dead, drained o
 
 t.test('a key limit and the failed-authentication throttle hold for the cluster, not per worker', async (t) => {
   const dir = t.testdir();
-  const created = spawnSync(process.execPath, [...tsLoader, MAIN, 'keys', 'create', '--customer', 'acme', '--rpm', '4'], { env: clusterEnv(dir), encoding: 'utf8' });
+  const created = spawnNodeSync(GATEWAY_MAIN, ['keys', 'create', '--customer', 'acme', '--rpm', '4'], { env: clusterEnv(dir), encoding: 'utf8' });
   t.equal(created.status, 0, created.stderr);
   const key = created.stdout.trim();
   const { child, listening, access, exited } = startCluster(t, dir, { GATEWAY_AUTH_FAILURES_PER_MINUTE: '3' });

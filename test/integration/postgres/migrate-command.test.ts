@@ -2,18 +2,16 @@
 // migration exactly once (the advisory lock, src/stores/postgres/migrate.ts); on SQLite it reports what
 // opening the file applied; a database it cannot reach is one line on stderr.
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { runMigrate } from '../../../src/cli/migrate.js';
 import { loadPostgresMigrations } from '../../../src/stores/postgres/migrate.js';
 import { loadSqliteMigrations } from '../../../src/stores/sqlite/migrate.js';
-import { runTs } from '../../unit/stores-sqlite/fixtures/run-ts.js';
+import { GATEWAY_MAIN, runNode } from '../../helpers/child-node.js';
 import { createTestDatabase, testPool } from '../../helpers/postgres.js';
 
 // Ten processes, each compiling the command first: slow on a busy machine.
 t.setTimeout(300_000);
 
-const MAIN = fileURLToPath(new URL('../../../src/main.ts', import.meta.url));
 
 function captured() {
   let out = '';
@@ -24,7 +22,7 @@ function captured() {
 t.test('ten migrate processes at once on a fresh database: all exit 0, each migration applied once', async (t) => {
   const url = await createTestDatabase(t);
   const versions = loadPostgresMigrations().map((m) => m.version);
-  const runs = await Promise.all(Array.from({ length: 10 }, () => runTs(MAIN, ['migrate'], { DATABASE_URL: url })));
+  const runs = await Promise.all(Array.from({ length: 10 }, () => runNode(GATEWAY_MAIN, ['migrate'], { DATABASE_URL: url })));
   t.same(runs.map((r) => r.code), Array(10).fill(0), `all exit 0: ${runs.map((r) => r.stderr).join('')}`);
   t.same(runs.map((r) => r.stderr), Array(10).fill(''), 'nothing on stderr');
 

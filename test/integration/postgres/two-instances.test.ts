@@ -3,20 +3,18 @@
 // both within 2 s (LISTEN/NOTIFY, the 1 s poll behind it); dashboard sessions are rows both read; and the
 // usage each one answered reaches the database: all of it after SIGTERM, all but its last flush interval
 // after `kill -9`.
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import t from 'tap';
 import { Agent, request } from 'undici';
 import type { Fleet, FleetKey } from '../../helpers/fleet.js';
 import { adminCall, createFleetKey } from '../../helpers/fleet.js';
 import { startTestFleet } from '../../helpers/test-fleet.js';
-import { runTs } from '../../unit/stores-sqlite/fixtures/run-ts.js';
+import { GATEWAY_MAIN, runNode } from '../../helpers/child-node.js';
 import { AdminClient, callMessages, TEST_MODEL } from '../dashboard/dashboard-harness.js';
 
 // About 20 s on an idle 2-core machine; each start compiles the gateway, which a busy machine slows many times over.
 t.setTimeout(360_000);
 
-const MAIN = fileURLToPath(new URL('../../../src/main.ts', import.meta.url));
 /** What the fleet promises for a key change reaching every instance. */
 const PROPAGATION_BOUND_MS = 2000;
 const USAGE_FLUSH_MS = 250;
@@ -33,7 +31,7 @@ t.test('two gateway processes on one PostgreSQL database', async (t) => {
   });
   const [a, b] = fleet.urls;
   const cli = async (...argv: string[]) => {
-    const run = await runTs(MAIN, argv, { DATABASE_URL: fleet.databaseUrl, LOG_LEVEL: 'warn' });
+    const run = await runNode(GATEWAY_MAIN, argv, { DATABASE_URL: fleet.databaseUrl, LOG_LEVEL: 'warn' });
     if (run.code !== 0) throw new Error(`model-gateway ${argv[0]} ${argv[1]} exited ${run.code}: ${run.stderr}`);
     return run.stdout.trim();
   };

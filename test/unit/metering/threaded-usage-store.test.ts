@@ -6,7 +6,7 @@ import { SqliteKeyStore } from '../../../src/stores/sqlite/sqlite-key-store.js';
 import { SqliteUsageStore } from '../../../src/stores/sqlite/sqlite-usage-store.js';
 import { ThreadedUsageStore } from '../../../src/stores/sqlite/threaded-usage-store.js';
 import type { UsageRecord } from '../../../src/metering/usage-store.js';
-import { runTs } from '../stores-sqlite/fixtures/run-ts.js';
+import { runNode } from '../../helpers/child-node.js';
 import { usageRecord } from './fixtures/usage-record.js';
 
 function stores(t: Test) {
@@ -69,7 +69,7 @@ t.test('after close, batches are refused (the writer keeps and counts them)', as
 t.test('a batch on its way keeps the process up; an idle thread does not', async (t) => {
   const url = `file:${join(t.testdir(), 'gw.db')}`;
   openDatabase(url).close();
-  const run = await runTs(join(import.meta.dirname, 'fixtures/write-and-leave.ts'), [url]);
+  const run = await runNode(join(import.meta.dirname, 'fixtures/write-and-leave.ts'), [url]);
   t.equal(run.code, 0, run.stderr);
   t.equal(run.stdout, 'written\n', 'the process waited for the batch, then ended by itself');
   const db = openDatabase(url);

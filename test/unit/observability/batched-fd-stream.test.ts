@@ -1,6 +1,6 @@
 // The batched log destination: every line arrives once, whole and in order, whether it leaves by
 // size, by the timer, by flush(), at exit, or through a pipe the reader is slow to drain.
-import { spawn } from 'node:child_process';
+import { spawnNode } from '../../helpers/child-node.js';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
@@ -8,7 +8,6 @@ import type { Test } from 'tap';
 import { BatchedFdStream } from '../../../src/observability/batched-fd-stream.js';
 
 const CHILD = join(import.meta.dirname, 'fixtures/write-many-lines.ts');
-const tsLoader = process.execArgv.filter((arg) => arg.includes('@tapjs/typescript'));
 
 function fileStream(t: Test, opts: { minBytes: number; flushEveryMs: number }) {
   const path = join(t.testdir(), 'out.log');
@@ -55,7 +54,7 @@ t.test('files and /dev/null are written in place; pipes asynchronously', async (
 const MODE_CHILD = join(import.meta.dirname, 'fixtures/report-write-mode.ts');
 
 async function childWriteMode(stdout: 'pipe' | number): Promise<boolean> {
-  const child = spawn(process.execPath, [...tsLoader, MODE_CHILD], { stdio: ['ignore', stdout, 'pipe'] });
+  const child = spawnNode(MODE_CHILD, [], { env: process.env, stdio: ['ignore', stdout, 'pipe'] });
   let text = '';
   child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
   await new Promise((resolve) => child.once('close', resolve));
@@ -87,15 +86,15 @@ t.test('flushSync writes what is pending before returning', async (t) => {
 
 t.test('through a pipe read slowly, and at exit, no line is lost, doubled or torn', async (t) => {
   const count = 60_000;
-  const child = spawn(process.execPath, [...tsLoader, CHILD, String(count)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawnNode(CHILD, [String(count)], { env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
   t.teardown(() => void child.kill('SIGKILL'));
   // Fill the pipe: the reader starts late, so the writer meets a full pipe.
-  child.stdout.pause();
+  child.stdout!.pause();
   await new Promise((r) => setTimeout(r, 1000));
   let text = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => (text += chunk));
-  child.stdout.resume();
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => (text += chunk));
+  child.stdout!.resume();
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   t.equal(code, 0);
   const lines = text.trimEnd().split('\n');

@@ -1,0 +1,60 @@
+// A new process or thread runs a module's compiled twin only while the build is newer than every
+// source file; otherwise the source under the loader this process runs with.
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import type { Test } from 'tap';
+import { BUILD_STAMP, runnableFile } from '../../../src/lib/runnable-file.js';
+
+function tree(t: Test, times: { source: number; stamp: number | null }): string {
+  const root = t.testdir({ src: { 'main.ts': 'export {};\n' }, bench: {}, test: {}, dist: { src: { 'main.js': 'export {};\n' } } });
+  const seconds = (ms: number) => ms / 1000;
+  utimesSync(join(root, 'src/main.ts'), seconds(times.source), seconds(times.source));
+  for (const dir of ['src', 'bench', 'test']) utimesSync(join(root, dir), seconds(times.source), seconds(times.source));
+  if (times.stamp !== null) {
+    writeFileSync(join(root, BUILD_STAMP), 'now\n');
+    utimesSync(join(root, BUILD_STAMP), seconds(times.stamp), seconds(times.stamp));
+  }
+  return root;
+}
+
+const base = Date.parse('2026-11-25T00:00:00Z');
+
+t.test('a build newer than every source file: the compiled twin, without the loader', async (t) => {
+  const root = tree(t, { source: base, stamp: base + 60_000 });
+  const run = runnableFile(join(root, 'src/main.ts'), root);
+  t.equal(run.file, join(root, 'dist/src/main.js'));
+  t.same(run.loaderArgs, []);
+  t.same(run.workerExecArgv, [], 'a thread leaves the runner\'s preloads out');
+  t.same(run.env, {});
+});
+
+t.test('a source file changed after the build: the source, under this process\'s loader', async (t) => {
+  const root = tree(t, { source: base + 60_000, stamp: base });
+  const run = runnableFile(join(root, 'src/main.ts'), root);
+  t.equal(run.file, join(root, 'src/main.ts'));
+  t.same(run.loaderArgs, process.execArgv.filter((arg) => /typescript/.test(arg)));
+  t.ok(run.loaderArgs.length > 0, 'the test runner runs a TypeScript loader');
+  t.equal(run.workerExecArgv, undefined, 'a thread inherits the loader');
+  t.equal(run.env.TS_NODE_TRANSPILE_ONLY, process.env.TS_NODE_TRANSPILE_ONLY, 'with its settings');
+});
+
+t.test('no build at all: the source', async (t) => {
+  const root = tree(t, { source: base, stamp: null });
+  t.equal(runnableFile(join(root, 'src/main.ts'), root).file, join(root, 'src/main.ts'));
+});
+
+t.test('a file the build does not have: the source', async (t) => {
+  const root = tree(t, { source: base, stamp: base + 60_000 });
+  mkdirSync(join(root, 'src/new'));
+  writeFileSync(join(root, 'src/new/thing.ts'), 'export {};\n');
+  const later = (base + 1000) / 1000;
+  utimesSync(join(root, 'src/new/thing.ts'), later, later);
+  utimesSync(join(root, 'src/new'), later, later);
+  utimesSync(join(root, 'src'), later, later);
+  t.equal(runnableFile(join(root, 'src/new/thing.ts'), root).file, join(root, 'src/new/thing.ts'));
+});
+
+t.test('compiled code runs its own file', async (t) => {
+  t.same(runnableFile('/somewhere/dist/src/main.js'), { file: '/somewhere/dist/src/main.js', loaderArgs: [], workerExecArgv: undefined, env: {} });
+});
