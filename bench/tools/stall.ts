@@ -4,7 +4,13 @@
 // p50, p99 and the maximum, with each proxy's event-loop delay maximum and longest GC pause over the
 // same window, so a slow request can be told from a blocked loop. Writes its section of bench/RESULTS.md.
 //
-//   node dist/bench/tools/stall.js [--runs 5] [--duration 5] [--warmup 3] [--results-file bench/RESULTS.md] [--no-write]
+// With --pin, the proxy being measured has the last core to itself (every thread of it, by taskset)
+// and the client, the simulator and the idle proxy share the others: on a 2-core machine, three busy
+// processes otherwise take turns on two cores, and a request's maximum measures that wait.
+//
+//   node dist/bench/tools/stall.js [--runs 5] [--duration 5] [--warmup 3] [--pin] [--results-file bench/RESULTS.md] [--no-write]
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { RECORD_GC_PAUSES_ENV } from '../ipc.js';
@@ -27,6 +33,8 @@ export interface StallOptions {
   durationSec: number;
   /** Seconds of requests to each proxy before the first run (its code optimised, its start-up collections over). */
   warmupSec: number;
+  /** Give the measured proxy a core of its own (taskset), the rest of the processes the other cores. */
+  pin: boolean;
 }
 
 export interface TargetRun {
@@ -38,6 +46,8 @@ export interface TargetRun {
   eldMaxMs: number;
   /** The proxy's longest garbage-collection pause over the run. */
   gcMaxMs: number;
+  /** The cores the proxy was allowed to run on, read back from the kernel at the end of the run. */
+  cpus: string;
 }
 
 export type StallRun = Record<Proxy, TargetRun>;
@@ -51,6 +61,7 @@ export interface StallReport {
   node: string;
   durationSec: number;
   warmupSec: number;
+  pinned: boolean;
   runs: StallRun[];
 }
 
@@ -69,13 +80,30 @@ export async function runStall(opts: StallOptions): Promise<StallReport> {
     for (let r = 0; r < opts.runs; r++) {
       const run: Partial<StallRun> = {};
       // The order alternates, so neither proxy always runs first after the other.
-      for (const proxy of rotate(PROXIES, r)) run[proxy] = await measure(p, proxy, { ...probeOf(proxy), durationMs: opts.durationSec * 1000 });
+      for (const proxy of rotate(PROXIES, r)) {
+        if (opts.pin) pinAlone(p, proxy);
+        run[proxy] = await measure(p, proxy, { ...probeOf(proxy), durationMs: opts.durationSec * 1000 });
+      }
       runs.push(run as StallRun);
     }
-    return { startedAt, loadBefore, loadAfter: loadavg().map((l) => round(l, 2)), cores: cpus().length, node: process.version, durationSec: opts.durationSec, warmupSec: opts.warmupSec, runs };
+    return { startedAt, loadBefore, loadAfter: loadavg().map((l) => round(l, 2)), cores: cpus().length, node: process.version, durationSec: opts.durationSec, warmupSec: opts.warmupSec, pinned: opts.pin, runs };
   } finally {
     await p.close();
   }
+}
+
+/** The proxy's every thread on the last core; this process, the simulator and the other proxy on the rest. */
+function pinAlone(p: Processes, proxy: Proxy): void {
+  const last = cpus().length - 1;
+  if (last < 1) throw new Error('--pin needs at least two cores');
+  const others = last === 1 ? '0' : `0-${last - 1}`;
+  const taskset = (cpuList: string, pid: number) => execFileSync('taskset', ['-a', '-p', '-c', cpuList, String(pid)], { stdio: 'ignore' });
+  taskset(String(last), targetOf(p, proxy).proxy!.pid);
+  for (const pid of [process.pid, p.simulator.pid, targetOf(p, PROXIES.find((x) => x !== proxy)!).proxy!.pid]) taskset(others, pid);
+}
+
+function allowedCpus(pid: number): string {
+  return /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 'unknown';
 }
 
 async function measure(p: Processes, proxy: Proxy, probe: ProbeSpec): Promise<TargetRun> {
@@ -94,6 +122,7 @@ async function measure(p: Processes, proxy: Proxy, probe: ProbeSpec): Promise<Ta
     maxMs: round(latency.max, 3),
     eldMaxMs: round(stats.eldMaxMs, 2),
     gcMaxMs: round(pauses.reduce((longest, pause) => Math.max(longest, pause.durationMs), 0), 2),
+    cpus: allowedCpus(child.pid),
   };
 }
 
@@ -112,6 +141,7 @@ export function formatStall(r: StallReport): string {
     `Chat, non-streamed, one client sending one request after another over one connection, ${r.durationSec} s per proxy per run, the order alternating;`,
     'the simulator answers at once; the gateway on a SQLite file (usage rows and last-use times written by its write thread), `LOG_LEVEL=info`;',
     `each proxy warmed up for ${r.warmupSec} s before the first run.`,
+    ...(r.pinned ? ['Pinned (`--pin`): the proxy being measured had core ' + (r.cores - 1) + ' to itself; the client, the simulator and the idle proxy shared the other cores.'] : []),
     '',
     '| run | pass-through p50 / p99 / max ms | gateway p50 / p99 / max ms | event-loop delay max ms, pt · gw | longest GC pause ms, pt · gw | requests, pt · gw |',
     '|---|---|---|---|---|---|',
@@ -123,9 +153,9 @@ export function formatStall(r: StallReport): string {
 
 if (process.argv[1]?.endsWith('stall.js')) {
   const { values } = parseArgs({
-    options: { runs: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, 'results-file': { type: 'string' }, 'no-write': { type: 'boolean' } },
+    options: { runs: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, pin: { type: 'boolean' }, 'results-file': { type: 'string' }, 'no-write': { type: 'boolean' } },
   });
-  const report = await runStall({ runs: Number(values.runs ?? 5), durationSec: Number(values.duration ?? 5), warmupSec: Number(values.warmup ?? 3) });
+  const report = await runStall({ runs: Number(values.runs ?? 5), durationSec: Number(values.duration ?? 5), warmupSec: Number(values.warmup ?? 3), pin: values.pin === true });
   const section = formatStall(report);
   console.log(section);
   if (values['no-write'] !== true) writeSection(values['results-file'] ?? RESULTS_FILE, SECTION, section);
