@@ -6,13 +6,14 @@
 // under valgrind the gateway runs ~50× slower, its timers (usage batches, log flushes) fire over fewer
 // requests, and the kernel's work is not counted at all.
 //
-//   node dist/bench/tools/instructions.js [--build <checkout with dist/>] [--scenario chat] [--warmup 20000] [--requests 2000]
+//   node dist/bench/tools/instructions.js [--build <checkout with dist/>] [--scenario chat] [--warmup 20000] [--requests 2000] [--gateway-env K=V ...]
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { runLoad } from '../load.js';
+import { gatewaySettings } from '../options.js';
 import { startChild } from '../processes.js';
 import { buildScenarios } from '../scenarios.js';
 import { gatewayEnv, UPSTREAM_KEY } from '../targets.js';
@@ -26,6 +27,8 @@ export interface InstructionOptions {
   warmup: number;
   requests: number;
   connections: number;
+  /** Gateway settings over the bench's (e.g. DATABASE_URL=postgres://... to count a store). */
+  gatewayEnv?: Record<string, string>;
 }
 
 /** `PROGRAM TOTALS` of a callgrind_annotate report. */
@@ -39,7 +42,7 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
   const dir = mkdtempSync(join(tmpdir(), 'mgw-instructions-'));
   const simulator = await startChild('simulator', { args: { apiKey: UPSTREAM_KEY, replyTokens: 200 } });
   const main = join(resolve(opts.build), 'dist/src/main.js');
-  const env = { ...process.env, ...gatewayEnv(simulator.url, dir, { logLevel: 'info', gatewayEnv: {}, profileDir: null }), PORT: '0' };
+  const env = { ...process.env, ...gatewayEnv(simulator.url, dir, { logLevel: 'info', gatewayEnv: opts.gatewayEnv ?? {}, profileDir: null }), PORT: '0' };
   try {
     const created = await run(process.execPath, [main, 'keys', 'create', '--customer', 'bench', '--name', 'instructions'], { env });
     const key = created.stdout.trim();
@@ -121,6 +124,7 @@ async function mainCli(): Promise<void> {
       warmup: { type: 'string', default: '20000' },
       requests: { type: 'string', default: '2000' },
       connections: { type: 'string', default: '4' },
+      'gateway-env': { type: 'string', multiple: true },
     },
   });
   const r = await countInstructions({
@@ -129,6 +133,7 @@ async function mainCli(): Promise<void> {
     warmup: Number(values.warmup),
     requests: Number(values.requests),
     connections: Number(values.connections),
+    gatewayEnv: gatewaySettings(values['gateway-env'] ?? []),
   });
   console.log(`${values.scenario}: ${r.perRequest} instructions per request on the gateway's main thread (${r.total} over ${values.requests})`);
 }

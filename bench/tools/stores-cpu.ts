@@ -5,11 +5,12 @@
 // goes out in batches, so the two should cost the same within noise. Writes its section of
 // bench/RESULTS.md.
 //
-//   node dist/bench/tools/stores-cpu.js [--server postgres://postgres@127.0.0.1:5432/postgres] [--rounds 6] [--duration 4]
+//   node dist/bench/tools/stores-cpu.js [--server postgres://postgres@127.0.0.1:5432/postgres] [--rounds 6] [--duration 4] [--b-env K=V ...]
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { RESULTS_FILE, writeSection } from '../results-file.js';
+import { gatewaySettings } from '../options.js';
 import { medianPerTarget, runAb, type AbSummary } from './ab.js';
 
 const SCENARIOS = ['chat', 'messages'] as const;
@@ -55,15 +56,17 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '4' },
       connections: { type: 'string', default: '32' },
       'no-write': { type: 'boolean', default: false },
+      'b-env': { type: 'string', multiple: true },
     },
   });
+  const bExtra = gatewaySettings(values['b-env'] ?? []);
   const opts = { rounds: Number(values.rounds), durationSec: Number(values.duration), connections: Number(values.connections) };
   const log = (line: string) => process.stderr.write(`[stores-cpu] ${line}\n`);
   const results: Array<{ scenario: string; summary: AbSummary }> = [];
   for (const scenario of SCENARIOS) {
     // A fresh database per scenario, so neither run reads the other's usage rows.
     const summary = await withScratchDatabase(values.server, (databaseUrl) =>
-      runAb({ baseline: null, bEnv: { DATABASE_URL: databaseUrl }, scenario, ...opts, log: (l) => log(`${scenario}: ${l}`) }),
+      runAb({ baseline: null, bEnv: { ...bExtra, DATABASE_URL: databaseUrl }, scenario, ...opts, log: (l) => log(`${scenario}: ${l}`) }),
     );
     results.push({ scenario, summary });
     console.log(`${scenario}: PostgreSQL / SQLite CPU per request ${summary.bToA} (A = SQLite ${summary.aToPassthrough}× the pass-through, B = PostgreSQL ${summary.bToPassthrough}×)`);
