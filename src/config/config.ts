@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { parseDatabaseUrl } from '../stores/database-url.js';
+import { knownSettingsOnly } from './setting-names.js';
 
 export interface Limits {
   bodyBytes: number;
@@ -116,10 +117,12 @@ function baseUrl(raw: string | null): string | null {
 
 /** The database setting alone: the key and usage commands need nothing else, so nothing else is checked. */
 export function databaseUrlOf(env: Env = process.env): string {
-  return text(env, 'DATABASE_URL') ?? 'file:./data/gateway.db';
+  return text(knownSettingsOnly(env), 'DATABASE_URL') ?? 'file:./data/gateway.db';
 }
 
-export function loadConfig(env: Env = process.env): GatewayConfig {
+export function loadConfig(processEnv: Env = process.env): GatewayConfig {
+  // Every read below goes through the list of settings (setting-names.ts): a name it lacks throws.
+  const env = knownSettingsOnly(processEnv);
   const databaseUrl = databaseUrlOf(env);
   const upstreamApiKey = text(env, 'ANTHROPIC_API_KEY');
   const explicitBase = text(env, 'ANTHROPIC_BASE_URL');

@@ -1,0 +1,77 @@
+// Every environment variable the gateway reads as a setting. The loader (config.ts) reads the
+// environment only through `knownSettingsOnly`, so reading a name missing here fails at once, and the
+// deployment files (deploy/) are checked against this list (test/unit/deploy), so they cannot set a
+// variable the gateway would silently ignore.
+
+export const SETTING_NAMES = [
+  'PORT',
+  'HOST',
+  'NODE_ENV',
+  'LOG_LEVEL',
+  'DATABASE_URL',
+  'GATEWAY_DB_POOL_MAX',
+  'GATEWAY_DB_TIMEOUT_MS',
+  'GATEWAY_DATA_DIR',
+  'ANTHROPIC_BASE_URL',
+  'ANTHROPIC_API_KEY',
+  'GATEWAY_ADMIN_TOKEN',
+  'REDIS_URL',
+  'GATEWAY_REDIS_PREFIX',
+  'GATEWAY_MODELS_FILE',
+  'GATEWAY_MODELS_REFRESH_MS',
+  'GATEWAY_KEY_REFRESH_MS',
+  'GATEWAY_USAGE_FLUSH_MS',
+  'GATEWAY_USAGE_SPILL_AFTER_MS',
+  'GATEWAY_USAGE_SPILL_MAX_ROWS',
+  'GATEWAY_UPSTREAM_CONNECTIONS',
+  'GATEWAY_TRANSLATE_THREADS',
+  'GATEWAY_TRANSLATE_MIN_BYTES',
+  'GATEWAY_MAX_BODY_BYTES',
+  'GATEWAY_CLIENT_HEADERS_TIMEOUT_MS',
+  'GATEWAY_CLIENT_BODY_TIMEOUT_MS',
+  'GATEWAY_MAX_HEADER_BYTES',
+  'GATEWAY_MAX_JSON_DEPTH',
+  'GATEWAY_MAX_IN_FLIGHT',
+  'GATEWAY_MAX_MESSAGES',
+  'GATEWAY_UPSTREAM_CONNECT_TIMEOUT_MS',
+  'GATEWAY_UPSTREAM_HEADERS_TIMEOUT_MS',
+  'GATEWAY_STREAM_IDLE_TIMEOUT_MS',
+  'GATEWAY_SHUTDOWN_GRACE_MS',
+  'GATEWAY_DRAIN_DELAY_MS',
+  'GATEWAY_CUSTOMER_LIMITS',
+  'GATEWAY_AUTH_FAILURES_PER_MINUTE',
+  'GATEWAY_TRUSTED_PROXIES',
+  'GATEWAY_RETRY_ATTEMPTS',
+  'GATEWAY_RETRY_BASE_DELAY_MS',
+  'GATEWAY_RETRY_MAX_DELAY_MS',
+  'GATEWAY_RETRY_AFTER_CAP_MS',
+  'GATEWAY_RETRY_DEADLINE_MS',
+  'GATEWAY_BREAKER_MIN_CALLS',
+  /** The older name of GATEWAY_BREAKER_MIN_CALLS, still read. */
+  'GATEWAY_BREAKER_FAILURES',
+  'GATEWAY_BREAKER_FAILURE_PERCENT',
+  'GATEWAY_BREAKER_WINDOW_MS',
+  'GATEWAY_BREAKER_COOLDOWN_MS',
+  'GATEWAY_METRICS_PORT',
+  'GATEWAY_METRICS_HOST',
+  'GATEWAY_METRICS_TOKEN',
+] as const;
+
+export type SettingName = (typeof SETTING_NAMES)[number];
+
+type Env = Record<string, string | undefined>;
+
+const KNOWN: ReadonlySet<string> = new Set(SETTING_NAMES);
+
+/**
+ * `env` as the loader sees it: reading a variable that SETTING_NAMES does not list throws (a
+ * programming error, caught by any test that loads a configuration), so the list stays complete.
+ */
+export function knownSettingsOnly(env: Env): Env {
+  return new Proxy(env, {
+    get(target, name, receiver) {
+      if (typeof name === 'string' && !KNOWN.has(name)) throw new Error(`the configuration reads ${name}, which SETTING_NAMES (src/config/setting-names.ts) does not list`);
+      return Reflect.get(target, name, receiver);
+    },
+  });
+}
