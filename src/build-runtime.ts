@@ -24,12 +24,17 @@ import type { RateLimiter } from './ratelimit/limiter.js';
 import { MemoryRateLimiter } from './ratelimit/memory-limiter.js';
 import { customerLimitsLookup } from './ratelimit/request-limits.js';
 import { shareAuthFailures } from './ratelimit/redis/fleet-auth-failures.js';
-import { startSharedLimiter } from './ratelimit/redis/shared-limiter.js';
+import { startSharedLimiter, type SharedLimiter } from './ratelimit/redis/shared-limiter.js';
 import { ResilientCaller } from './resilience/resilient-call.js';
 import { RetryPolicy } from './resilience/retry-policy.js';
 import { RouteBreakers } from './resilience/route-breakers.js';
 import type { Runtime } from './runtime.js';
 import { startSimulator } from './simulator/index.js';
+import type { BudgetLedger } from './spend/budget-ledger.js';
+import { seedFromUsage } from './spend/budget-seed.js';
+import { MemoryBudgetLedger } from './spend/memory-budget-ledger.js';
+import { FallbackBudgetLedger } from './spend/redis/fallback-budget-ledger.js';
+import { RedisBudgetLedger } from './spend/redis/redis-budget-ledger.js';
 import { openStores } from './stores/open-stores.js';
 import type { Stores } from './stores/stores.js';
 import type { Simulator } from './simulator/index.js';
@@ -56,6 +61,8 @@ export interface BuildOptions {
    * with the sum over all workers (src/cluster/metrics-channel.ts).
    */
   clusterWorker?: boolean;
+  /** The wall clock that decides budget periods; Date.now unless a test stands at a period's end. */
+  wallClock?: () => number;
 }
 
 export async function buildRuntime(config: GatewayConfig, overrides: BuildOptions = {}): Promise<BuiltRuntime> {
@@ -142,6 +149,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
       onError: (err) => logger.error({ err: errorMessage(err) }, 'recording a failed authentication in Redis failed'),
     });
   }
+  const budgets = budgetLedger(stores, shared, logger);
   const translatePool = config.translatePool.threads > 0 ? createTranslatePool(config.translatePool) : null;
 
   const runtime: Runtime = {
@@ -156,6 +164,8 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
     breakers,
     caller,
     limiter,
+    budgets,
+    wallClock: overrides.wallClock ?? Date.now,
     authThrottle,
     fleetStore: shared?.store ?? null,
     simulated: config.upstreamBaseUrl === null,
@@ -205,6 +215,21 @@ function rateLimits(
     ? clusterLimits(authFailuresPerMinute, logger)
     : { limiter: new MemoryRateLimiter(), authThrottle: authFailuresPerMinute > 0 ? new AuthThrottle(authFailuresPerMinute) : null };
   return fleet === null ? host : { limiter: fleet, authThrottle: host.authThrottle };
+}
+
+/**
+ * Spend budgets count in Redis when there is one (fleet-wide; this instance's share of what was left
+ * while Redis does not answer), else in this process; either way a period's counter starts from the
+ * usage store's rollup. A worker of serve --workers N without Redis counts alone (docs/spend.md).
+ */
+function budgetLedger(stores: Stores, shared: SharedLimiter | null, logger: Logger): BudgetLedger {
+  const seed = seedFromUsage(stores.usage);
+  if (shared === null) return new MemoryBudgetLedger(seed);
+  const local = new MemoryBudgetLedger(seed, { share: () => shared.instances.liveInstances });
+  return new FallbackBudgetLedger(new RedisBudgetLedger(shared.store.redis, shared.store.prefix, seed), shared.store.redis, local, (event, reason) => {
+    if (event === 'fallback') logger.warn({ reason }, 'Redis unreachable: spend budgets count in this instance with its share of what was left');
+    else logger.info('Redis answers again: spend budgets are counted by the fleet');
+  });
 }
 
 function errorMessage(err: unknown): string {

@@ -7,6 +7,7 @@ import type { Runtime } from './runtime.js';
 import { offloadParseStage, offloadTranslateStage } from './workers/offload-stages.js';
 import { CHAT_PREFIX, MESSAGES_PREFIX } from './surfaces.js';
 import { authStage } from './stages/auth.js';
+import { budgetStage } from './stages/budget.js';
 import { callUpstreamStage } from './stages/call-upstream.js';
 import { chatRespondStage } from './stages/chat/respond.js';
 import { translateRequestStage } from './stages/chat/translate-request.js';
@@ -36,7 +37,7 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
   const front = (): Stage[] => [requestIdStage(rt), observeStage(rt), errorBoundaryStage(rt)];
   const messagesAuth = authStage(rt, { acceptXApiKey: true });
   const chatAuth = authStage(rt, { acceptXApiKey: false });
-  const checkRequest = [limitMessagesStage(rt), resolveModelStage(rt), rateLimitStage(rt)];
+  const checkRequest = [limitMessagesStage(rt), resolveModelStage(rt), rateLimitStage(rt), budgetStage(rt)];
   const modelRequest = [readBodyStage(rt.config.limits.bodyBytes), parseJsonStage(rt), ...checkRequest];
   // Large chat bodies are parsed and translated on the worker pool when there is one (see workers/).
   const pool = rt.translatePool;

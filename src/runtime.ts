@@ -12,6 +12,7 @@ import type { RateLimiter } from './ratelimit/limiter.js';
 import type { FleetStore } from './ratelimit/redis/shared-limiter.js';
 import type { ResilientCaller } from './resilience/resilient-call.js';
 import type { RouteBreakers } from './resilience/route-breakers.js';
+import type { BudgetLedger } from './spend/budget-ledger.js';
 import type { Stores } from './stores/stores.js';
 import type { UpstreamClient } from './upstream/client.js';
 import type { TranslatePool } from './workers/pool.js';
@@ -40,6 +41,10 @@ export interface Runtime {
   readonly caller: ResilientCaller;
   /** Per-key and per-customer limits: this process's buckets, or the cluster primary's in a worker. */
   readonly limiter: RateLimiter;
+  /** Spend so far per budget and period: Redis's counters (fleet-wide) or this process's. */
+  readonly budgets: BudgetLedger;
+  /** The wall clock that decides a budget's period (Date.now; tests stand at a month's end with it). */
+  readonly wallClock: () => number;
   /** Failed authentications per client address; null when GATEWAY_AUTH_FAILURES_PER_MINUTE is 0. */
   readonly authThrottle: AuthThrottle | null;
   /** The Redis the fleet shares (REDIS_URL), for the dashboard's sign-in throttle; absent without one. */

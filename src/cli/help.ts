@@ -8,17 +8,22 @@ export const USAGE_TEXT = `usage: model-gateway <command> [options]
 commands:
   serve [--port N] [--host <address>] [--workers N|auto]
         start the gateway (the default command)
-  keys create --customer <name> [--name <label>] [--expires <ISO-8601>] [--models <id,id>] [--rpm N] [--tpm N] [--json]
-        create a key (and the customer if new); prints the full key, once
+  keys create --customer <name> [--name <label>] [--expires <ISO-8601>] [--models <id,id>] [--rpm N] [--tpm N]
+              [--budget USD] [--budget-period day|month|total] [--budget-mode hard|soft] [--json]
+        create a key (and the customer if new); prints the full key, once; --budget: a spend budget on the key
+        (period default month, UTC; mode default hard: refuse with 429, soft: allow and flag)
   keys list [--customer <name>] [--json]
         list keys; never the full key
   keys revoke <id>
         revoke a key (the id or the prefix shown by keys list)
   customers list [--json]
-        list customers with their own rate limits
+        list customers with their own rate limits and budget
   customers limits <name> [--rpm N|none] [--tpm N|none] [--json]
         show or set a customer's limits for all its keys together; none removes one, a flag not given is kept;
         with neither set, GATEWAY_CUSTOMER_LIMITS applies; running gateways take a change within seconds
+  customers budget <name> [--amount USD|none] [--period day|month|total] [--mode hard|soft] [--json]
+        show or set a customer's spend budget for all its keys together (period default month, UTC; mode
+        default hard); none removes it; running gateways take a change within seconds
   usage [--customer <name>] [--key <id>] [--model <id>] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json | --format csv]
         requests, tokens, errors and cost (USD) per day, customer and model; csv: the invoicing export
   migrate

@@ -5,6 +5,8 @@ import type { KeyRecord, KeyStore } from '../keys/key-store.js';
 import { keyStatus } from '../keys/key-status.js';
 import { withStores } from '../stores/open-stores.js';
 import { ArgError, parseCommandArgs, positiveIntegerArg, processIo, runCommand, shownArgument, type CliIo } from './args.js';
+import { budgetView } from '../spend/budget-view.js';
+import { budgetFromArgs } from './budget-args.js';
 import { formatTable, json, shortTime } from './output.js';
 
 export interface KeysEnv {
@@ -12,7 +14,8 @@ export interface KeysEnv {
 }
 
 const USAGE = {
-  create: 'keys create --customer <name> [--name <label>] [--expires <ISO-8601>] [--models <id,id>] [--rpm N] [--tpm N] [--json]',
+  create:
+    'keys create --customer <name> [--name <label>] [--expires <ISO-8601>] [--models <id,id>] [--rpm N] [--tpm N] [--budget USD] [--budget-period day|month|total] [--budget-mode hard|soft] [--json]',
   list: 'keys list [--customer <name>] [--json]',
   revoke: 'keys revoke <id>',
 };
@@ -40,11 +43,18 @@ async function create(argv: string[], store: KeyStore, io: CliIo): Promise<numbe
       models: { type: 'string' },
       rpm: { type: 'string' },
       tpm: { type: 'string' },
+      budget: { type: 'string' },
+      'budget-period': { type: 'string' },
+      'budget-mode': { type: 'string' },
       json: { type: 'boolean' },
     },
     USAGE.create,
   );
   if (values.customer === undefined) throw new ArgError(`--customer is required (usage: ${USAGE.create})`);
+  const budget = budgetFromArgs(
+    { amount: 'budget', period: 'budget-period', mode: 'budget-mode' },
+    { amount: values.budget, period: values['budget-period'], mode: values['budget-mode'] },
+  );
   const { record, key } = await store.createKey({
     customerName: values.customer,
     name: values.name ?? null,
@@ -52,8 +62,9 @@ async function create(argv: string[], store: KeyStore, io: CliIo): Promise<numbe
     allowedModels: values.models === undefined ? null : values.models.split(','),
     rpm: positiveIntegerArg('rpm', values.rpm) ?? null,
     tpm: positiveIntegerArg('tpm', values.tpm) ?? null,
+    budget: budget ?? null,
   });
-  io.out(values.json ? json({ ...record, key, customer: record.customerName }) : `${key}\n`);
+  io.out(values.json ? json({ ...keyJson(record), key, customer: record.customerName }) : `${key}\n`);
   return 0;
 }
 
@@ -66,7 +77,7 @@ async function list(argv: string[], store: KeyStore, io: CliIo): Promise<number>
     customerId = customer.id;
   }
   const keys = await store.listKeys({ customerId });
-  io.out(values.json ? json(keys) : keyTable(keys, Date.now()));
+  io.out(values.json ? json(keys.map(keyJson)) : keyTable(keys, Date.now()));
   return 0;
 }
 
@@ -80,6 +91,11 @@ async function revoke(argv: string[], store: KeyStore, io: CliIo): Promise<numbe
   if (await store.revokeKey(existing.id)) io.out(`revoked ${existing.id}\n`);
   else io.out(`${existing.id} was already revoked\n`);
   return 0;
+}
+
+/** A key as --json prints it: budgets with their amounts in USD (exact decimal strings). */
+function keyJson(record: KeyRecord) {
+  return { ...record, budget: budgetView(record.budget), customerBudget: budgetView(record.customerBudget) };
 }
 
 /**

@@ -69,8 +69,8 @@ export function dashboardRoutes(rt: Runtime, deps: DashboardDeps): Route[] {
     [
       ...sessionRoutes({ adminToken: deps.adminToken, keyStore, sessions, users, passwords, ...attempts }),
       ...passwordRoutes({ users, sessions, passwords, ...attempts }),
-      ...customerRoutes({ keyStore, keyCache: rt.keys, customerDefaults }),
-      ...keyRoutes({ keyStore, catalogue: rt.catalogue, keyCache: rt.keys, customerDefaults }),
+      ...customerRoutes({ keyStore, keyCache: rt.keys, customerDefaults, usageStore }),
+      ...keyRoutes({ keyStore, catalogue: rt.catalogue, keyCache: rt.keys, customerDefaults, usageStore }),
       ...usageRoutes(keyStore, usageStore),
       ...userRoutes(keyStore, users, passwords),
       ...modelRoutes(rt.catalogue),

@@ -24,6 +24,8 @@ export const ERRORS = Object.freeze({
   unsupported_media_type: spec(415, 'invalid_request_error', 'invalid_request_error', 'unsupported_media_type'),
   request_too_large: spec(413, 'request_too_large', 'invalid_request_error', 'request_too_large'),
   rate_limited: spec(429, 'rate_limit_error', 'rate_limit_error', 'rate_limit_exceeded'),
+  // A hard spend budget with no room for the request (docs/spend.md, "Budgets").
+  budget_exceeded: spec(429, 'rate_limit_error', 'insufficient_quota', 'insufficient_quota'),
   upstream_unreachable: spec(502, 'api_error', 'api_error', 'upstream_error'),
   upstream_timeout: spec(504, 'api_error', 'api_error', 'upstream_error'),
   upstream_auth_failed: spec(502, 'api_error', 'api_error', 'upstream_auth_failed'),

@@ -1,4 +1,5 @@
 // Validation of a new key's settings, shared by every store implementation and the callers' error messages.
+import { BudgetError, validBudget, type Budget } from '../spend/budget.js';
 import { KeyStoreError, type CustomerLimits, type NewKey } from './key-store.js';
 
 export interface ValidKeySettings {
@@ -7,6 +8,7 @@ export interface ValidKeySettings {
   allowedModels: string[] | null;
   rpm: number | null;
   tpm: number | null;
+  budget: Budget | null;
 }
 
 function positiveInteger(label: string, value: number | null | undefined): number | null {
@@ -43,7 +45,18 @@ export function validateKeySettings(input: NewKey, now: number = Date.now()): Va
     allowedModels: models(input.allowedModels),
     rpm: positiveInteger('rpm', input.rpm),
     tpm: positiveInteger('tpm', input.tpm),
+    budget: checkedBudget(input.budget),
   };
+}
+
+/** A key's or customer's budget, checked; its problem as a KeyStoreError like every other setting's. */
+export function checkedBudget(budget: Budget | null | undefined): Budget | null {
+  try {
+    return validBudget(budget);
+  } catch (err) {
+    if (err instanceof BudgetError) throw new KeyStoreError(err.message);
+    throw err;
+  }
 }
 
 /** A customer's own limits, by the same rule as a key's: positive integers, or null for none. */

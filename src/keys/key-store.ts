@@ -1,4 +1,5 @@
 // The key store contract. Async so a networked implementation (PostgreSQL) can slot in beside SQLite.
+import type { Budget } from '../spend/budget.js';
 
 export type KeyStatus = 'active' | 'revoked';
 
@@ -9,6 +10,8 @@ export interface Customer {
   /** The customer's own limits for all its keys together; null in both: the configured default applies. */
   rpm: number | null;
   tpm: number | null;
+  /** The customer's spend budget for all its keys together; null: none. */
+  budget: Budget | null;
 }
 
 /** A customer's own limits as set; null = none of its own on that dimension. */
@@ -34,6 +37,10 @@ export interface KeyRecord {
   /** The customer's stored limits (Customer.rpm, .tpm), read with the key so a limit change reaches caches as a key change. */
   customerRpm: number | null;
   customerTpm: number | null;
+  /** The key's own spend budget; null: none. */
+  budget: Budget | null;
+  /** The customer's budget (Customer.budget), read with the key like its limits. */
+  customerBudget: Budget | null;
 }
 
 export interface NewKey {
@@ -45,6 +52,7 @@ export interface NewKey {
   allowedModels?: string[] | null;
   rpm?: number | null;
   tpm?: number | null;
+  budget?: Budget | null;
 }
 
 /** A key row as the authenticator needs it: the record, its secret hash, and its change version. */
@@ -64,6 +72,8 @@ export interface KeyStore {
    * changed, in the same transaction, so running instances reload them. Unknown id: KeyStoreError.
    */
   setCustomerLimits(customerId: string, limits: CustomerLimits): Promise<Customer>;
+  /** Replaces the customer's budget (null = none), re-stamping its keys like setCustomerLimits. Unknown id: KeyStoreError. */
+  setCustomerBudget(customerId: string, budget: Budget | null): Promise<Customer>;
   /** Returns the full key; it exists nowhere else afterwards. */
   createKey(input: NewKey): Promise<{ record: KeyRecord; key: string }>;
   listKeys(filter?: { customerId?: string }): Promise<KeyRecord[]>;

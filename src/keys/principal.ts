@@ -1,6 +1,7 @@
 // Who a request acts for once its key is accepted; built once per key version and shared by every request.
 import type { KeyRecord } from './key-store.js';
 import { hasLimits, type Limits } from '../ratelimit/limiter.js';
+import type { Budget } from '../spend/budget.js';
 
 export interface Principal {
   keyId: string;
@@ -12,6 +13,9 @@ export interface Principal {
   tpm: number | null;
   /** The customer's limits in force for all its keys together (customerLimitsOf); null: none. */
   customerLimits: Limits | null;
+  /** The key's own spend budget and its customer's (for all its keys together); null: none. */
+  keyBudget: Budget | null;
+  customerBudget: Budget | null;
 }
 
 /** The configured default limits of a customer by its name (GATEWAY_CUSTOMER_LIMITS), or null. */
@@ -40,6 +44,8 @@ export function principalOf(record: KeyRecord, defaults: CustomerDefaults = NO_D
     rpm: record.rpm,
     tpm: record.tpm,
     customerLimits: customerLimits === null ? null : Object.freeze(customerLimits),
+    keyBudget: record.budget,
+    customerBudget: record.customerBudget,
   });
 }
 

@@ -67,7 +67,15 @@ export const METRIC_NAMES = {
   usageSpilled: 'model_gateway_usage_spilled_rows',
   usageDropped: 'model_gateway_usage_dropped_rows_total',
   unpricedRequests: 'model_gateway_unpriced_requests_total',
+  budgetUtilisation: 'model_gateway_budget_utilisation_ratio',
+  budgetExceeded: 'model_gateway_budget_exceeded_requests_total',
 } as const;
+
+export type BudgetScope = 'key' | 'customer';
+/** What happened to a request past a budget: refused (hard) or let through and flagged (soft). */
+export type BudgetAction = 'refused' | 'flagged';
+export const BUDGET_SCOPES: readonly BudgetScope[] = ['key', 'customer'];
+export const BUDGET_ACTIONS: readonly BudgetAction[] = ['refused', 'flagged'];
 
 export interface RequestObservation {
   surface: Surface;
@@ -109,6 +117,10 @@ export interface GatewayMetrics {
   sharedStoreUp(store: SharedStore, up: boolean): void;
   /** A rate-limit decision taken by this instance alone, with its share, because Redis was not answering. */
   rateLimitFallback(): void;
+  /** A customer budget's spent share of its amount in the current period (1 = all spent), by customer name and period. */
+  budgetUtilisation(customer: string, period: string, ratio: number): void;
+  /** A request past a budget: refused by a hard one, flagged by a soft one. */
+  budgetExceeded(scope: BudgetScope, action: BudgetAction): void;
   render(): Promise<{ contentType: string; body: string }>;
 }
 
@@ -175,6 +187,18 @@ export function createMetrics(opts: MetricsOptions): GatewayMetrics {
     { model: modelOf, customer: customerOf },
   );
 
+  const budgetUtilisation = new GaugeFamily(
+    METRIC_NAMES.budgetUtilisation,
+    'Spent share of a customer budget in its current period (1 = all spent), by customer and period (day, month, total).',
+    ['customer', 'period'],
+    'max',
+  ).registerIn(registry);
+  const budgetExceeded = new CounterFamily(METRIC_NAMES.budgetExceeded, 'Requests past a spend budget, by budget scope and action (refused: hard, flagged: soft).', ['scope', 'action']).registerIn(registry);
+  for (const scope of BUDGET_SCOPES) for (const action of BUDGET_ACTIONS) budgetExceeded.child(scope, action);
+  const budgetScopeOf = fixedLabel(BUDGET_SCOPES);
+  const budgetActionOf = fixedLabel(BUDGET_ACTIONS);
+  const budgetPeriodOf = fixedLabel(['day', 'month', 'total']);
+
   const inFlight = new GaugeFamily(METRIC_NAMES.inFlight, 'Requests being handled now, by surface.', ['surface']).registerIn(registry);
   const openStreams = new GaugeFamily(METRIC_NAMES.openStreams, 'Streamed responses open now, by surface.', ['surface']).registerIn(registry);
   const inFlightBySurface = childrenOf(SURFACES, (s) => inFlight.child(s));
@@ -191,6 +215,8 @@ export function createMetrics(opts: MetricsOptions): GatewayMetrics {
       series.observe(o);
     },
     spent: (model, customer, cost) => spend.observe(model, customer, cost),
+    budgetUtilisation: (customer, period, ratio) => budgetUtilisation.child(customerOf(customer), budgetPeriodOf(period)).set(ratio),
+    budgetExceeded: (scope, action) => budgetExceeded.child(budgetScopeOf(scope), budgetActionOf(action)).inc(),
     streamOpened: (surface) => streamsBySurface.get(surfaceOf(surface))!.inc(),
     streamClosed: (surface) => streamsBySurface.get(surfaceOf(surface))!.dec(),
     ...events,

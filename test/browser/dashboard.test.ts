@@ -1,5 +1,6 @@
-// The dashboard in a real browser: an operator sets up a customer and a user; the user creates a key,
-// copies it, uses it on both surfaces, sees the requests under Usage, revokes it, and the key stops working.
+// The dashboard in a real browser: an operator sets up a customer, its spend budget and a user; the user
+// creates a key with a budget, copies it, uses it on both surfaces, sees the requests and their cost under
+// Usage and the 80% budget warning, revokes the key, and the key stops working.
 // Screenshots of every page go to test-artifacts/.
 import { mkdirSync } from 'node:fs';
 import t, { type Test } from 'tap';
@@ -65,6 +66,13 @@ t.test('dashboard end to end in Chromium', { skip: typeof browser === 'string' ?
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Customers' }).click();
     await page.getByRole('link', { name: 'acme' }).waitFor();
+    // A soft budget so small that the two requests below pass 80% of it (and more).
+    await page.getByLabel('Budget (USD)').fill('0.0001');
+    await page.getByLabel('Budget period (UTC)').selectOption('day');
+    await page.getByLabel('When spent').selectOption('soft');
+    await page.getByRole('button', { name: 'Save budget' }).click();
+    await page.getByRole('cell', { name: /0\.0001 USD \/ day \(soft\)/ }).waitFor();
+    t.match(await page.getByRole('row', { name: /acme/ }).textContent(), /0\.00 of 0\.0001 USD \/ day \(soft\) · 0%/, 'the budget and what was spent of it');
     await checkPage(t, page, 'customers');
     await shot(page, 'customers');
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -83,6 +91,7 @@ t.test('dashboard end to end in Chromium', { skip: typeof browser === 'string' ?
     await page.getByLabel('Name', { exact: true }).fill('laptop');
     await page.getByLabel(/Claude Sonnet 4\.6/).check();
     await page.getByLabel('Requests per minute (optional)').fill('100');
+    await page.getByLabel('Spend budget (USD, optional)').fill('5');
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByText('It will not be shown again').waitFor();
     await page.getByRole('button', { name: 'Copy', exact: true }).click();
@@ -93,7 +102,7 @@ t.test('dashboard end to end in Chromium', { skip: typeof browser === 'string' ?
     await checkPage(t, page, 'api-keys');
     await shot(page, 'api-keys-new-key');
     const row = page.getByRole('row', { name: /laptop/ });
-    t.match(await row.textContent(), /claude-sonnet-4-6.*100 \/ —.*active/);
+    t.match(await row.textContent(), /claude-sonnet-4-6.*100 \/ —.*0\.00 of 5\.00 USD \/ month \(hard\) · 0%.*active/);
   });
 
   await t.test('the key works on both surfaces and its requests appear under Usage', async (t) => {
@@ -111,8 +120,19 @@ t.test('dashboard end to end in Chromium', { skip: typeof browser === 'string' ?
     t.ok(await page.locator('svg.chart rect').count() >= 1, 'the chart has a bar');
     t.not(await page.locator('[data-total="inputTokens"]').textContent(), '0');
     t.match(await page.locator('[data-total="costUsd"]').textContent(), /^[0-9]+\.[0-9]{2,9}$/, 'the cost, as the API gave it');
+    t.equal(await page.getByRole('table', { name: 'Usage per key' }).getByRole('cell', { name: /laptop/ }).count(), 1, 'the key has its row');
+    await page.getByLabel('Chart shows').selectOption('cost');
+    t.ok(await page.locator('svg.chart rect').count() >= 1, 'the chart by cost has a bar');
     await checkPage(t, page, 'usage');
     await shot(page, 'usage');
+
+    // The customer's soft budget is past 80% now: every customer page warns.
+    await page.getByRole('link', { name: 'API Keys' }).click();
+    await page.getByRole('heading', { name: 'acme › API Keys' }).waitFor();
+    const warning = page.getByText(/^Customer acme has spent \d+% of its budget \([0-9.]+ of 0\.0001 USD this day\)\. Requests past it are allowed and flagged\./);
+    await warning.waitFor();
+    t.match(await page.getByRole('row', { name: /laptop/ }).textContent(), /[0-9.]+ of 5\.00 USD \/ month \(hard\)/, 'the key\'s own budget shows its spend');
+    await shot(page, 'budget-warning');
   });
 
   await t.test('after a reload the full key appears nowhere', async (t) => {

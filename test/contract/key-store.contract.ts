@@ -202,6 +202,72 @@ export function keyStoreContract(t: Test, open: KeyStoreFactory): void {
     t.same(await store.getCustomer(acme.id), acme, 'the stored limits stay');
   });
 
+  t.test('budgets: a key\'s own at creation, a customer\'s set, replaced and cleared; keys carry both', async (t) => {
+    const { store } = await open(t);
+    const acme = await store.createCustomer('acme');
+    t.equal(acme.budget, null, 'a new customer has no budget');
+    const keyBudget = { amountNanoUsd: 12_500_000_000, period: 'day', mode: 'soft' } as const;
+    const { record } = await store.createKey({ customerId: acme.id, budget: keyBudget });
+    t.same(record.budget, keyBudget);
+    t.equal(record.customerBudget, null);
+    t.equal((await store.createKey({ customerId: acme.id })).record.budget, null, 'no budget unless given');
+
+    // Up to $9,000,000: beyond 2^32 nano-dollars, stored and read back exactly.
+    const big = { amountNanoUsd: 9_000_000_000_000_000, period: 'month', mode: 'hard' } as const;
+    const set = await store.setCustomerBudget(acme.id, big);
+    t.same(set, { ...acme, budget: big });
+    t.same(await store.getCustomer(acme.id), set);
+    t.same(await store.getCustomerByName('acme'), set);
+    t.same(await store.listCustomers(), [set]);
+    t.match(await store.getKey(record.id), { budget: keyBudget, customerBudget: big }, 'keys carry the customer\'s');
+    t.match(await store.listKeys({ customerId: acme.id }), [{ customerBudget: big }, { customerBudget: big }]);
+
+    const total = { amountNanoUsd: 1, period: 'total', mode: 'hard' } as const;
+    t.same(await store.setCustomerBudget(acme.id, total), { ...acme, budget: total }, 'replaced whole');
+    t.same(await store.setCustomerBudget(acme.id, null), acme, 'null clears');
+    t.match(await store.findByPublicId(record.id), { record: { budget: keyBudget, customerBudget: null } });
+  });
+
+  t.test('setCustomerBudget: the customer\'s keys come again through the change feed, with the new budget', async (t) => {
+    const { store } = await open(t);
+    const a1 = await store.createKey({ customerName: 'acme' });
+    const a2 = await store.createKey({ customerName: 'acme' });
+    const other = await store.createKey({ customerName: 'beta' });
+    const before = await readFeedUntil(store, 0, (rows) => rows.some((r) => r.record.id === other.record.id));
+    const versionOf = new Map(before.rows.map((r) => [r.record.id, r.version]));
+
+    const budget = { amountNanoUsd: 5_000_000_000, period: 'month', mode: 'hard' } as const;
+    await store.setCustomerBudget(a1.record.customerId, budget);
+    const after = await readFeedUntil(store, before.cursor, (rows) => rows.length >= 2);
+    t.same(after.rows.map((r) => r.record.id).sort(), [a1.record.id, a2.record.id].sort(), 'every key of the customer and no other');
+    for (const row of after.rows) {
+      t.same(row.record.customerBudget, budget, row.record.id);
+      t.ok(row.version > (versionOf.get(row.record.id) ?? Infinity), 'its version rose');
+    }
+    t.same((await store.findByPublicId(other.record.id))?.version, versionOf.get(other.record.id), 'another customer\'s keys are untouched');
+  });
+
+  t.test('budgets: unknown customer and invalid budgets are refused, changing nothing', async (t) => {
+    const { store } = await open(t);
+    const good = { amountNanoUsd: 10, period: 'month', mode: 'hard' } as const;
+    const acme = await store.setCustomerBudget((await store.createCustomer('acme')).id, good);
+    await t.rejects(store.setCustomerBudget('cus_nope', good), KeyStoreError, 'unknown id');
+    const bad = [
+      { amountNanoUsd: 0, period: 'month', mode: 'hard' },
+      { amountNanoUsd: -1, period: 'month', mode: 'hard' },
+      { amountNanoUsd: 1.5, period: 'month', mode: 'hard' },
+      { amountNanoUsd: 9_000_000_000_000_001, period: 'month', mode: 'hard' },
+      { amountNanoUsd: 10, period: 'week', mode: 'hard' },
+      { amountNanoUsd: 10, period: 'month', mode: 'strict' },
+    ] as unknown as Array<typeof good>;
+    for (const budget of bad) {
+      await t.rejects(store.setCustomerBudget(acme.id, budget), KeyStoreError, JSON.stringify(budget));
+      await t.rejects(store.createKey({ customerId: acme.id, budget }), KeyStoreError, `key: ${JSON.stringify(budget)}`);
+    }
+    t.same(await store.getCustomer(acme.id), acme, 'the stored budget stays');
+    t.same(await store.listKeys(), [], 'no key created');
+  });
+
   t.test('touchLastUsed never moves a time backwards and ignores unknown ids', async (t) => {
     const { store } = await open(t);
     const { record } = await store.createKey({ customerName: 'a' });

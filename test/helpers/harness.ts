@@ -12,6 +12,7 @@ import { createGateway } from '../../src/gateway.js';
 import { mountedRoutes } from '../../src/mounted-routes.js';
 import type { Route } from '../../src/routes.js';
 import type { Runtime } from '../../src/runtime.js';
+import type { Budget } from '../../src/spend/budget.js';
 import { createHttpServer, listen } from '../../src/server.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import type { Simulator, SimulatorOptions } from '../../src/simulator/index.js';
@@ -26,6 +27,7 @@ export interface KeyOptions {
   expiresAt?: string | null;
   rpm?: number | null;
   tpm?: number | null;
+  budget?: Budget | null;
 }
 
 export interface Harness {
@@ -47,6 +49,8 @@ export interface HarnessOptions {
   simulator?: SimulatorOptions;
   /** Routes mounted beside the built-in ones (the dashboard's, for instance). */
   extraRoutes?: (built: BuiltRuntime) => Route[];
+  /** The gateway's wall clock for budget periods (tests stand at a month's end with it). */
+  wallClock?: () => number;
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -76,7 +80,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       cb();
     },
   });
-  const built = await buildRuntime(config, { logDestination, simulator });
+  const built = await buildRuntime(config, { logDestination, simulator, wallClock: opts.wallClock });
   const server = createHttpServer(createGateway(built.runtime, opts.extraRoutes?.(built) ?? mountedRoutes(built)), config.limits);
   const address = await listen(server, 0, '127.0.0.1');
   let closed = false;
@@ -96,6 +100,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
         allowedModels: k.models ?? null,
         rpm: k.rpm ?? null,
         tpm: k.tpm ?? null,
+        budget: k.budget ?? null,
       });
       return { id: record.id, key };
     },

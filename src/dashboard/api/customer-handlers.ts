@@ -1,11 +1,14 @@
-// Customers: operators list and create them and set their limits; a customer user may read only its own.
+// Customers: operators list and create them and set their limits and budget; a customer user may read only
+// its own (with its budget and what it has spent of it).
 import { GatewayError } from '../../errors/codes.js';
 import type { KeyCache } from '../../keys/key-cache.js';
-import type { KeyStore } from '../../keys/key-store.js';
+import type { Customer, KeyStore } from '../../keys/key-store.js';
 import { KeyStoreError } from '../../keys/key-store.js';
 import type { CustomerDefaults } from '../../keys/principal.js';
+import type { UsageStore } from '../../metering/usage-store.js';
+import { budgetStatus } from './budget-status.js';
 import { customerOr404 } from './customer-lookup.js';
-import { optionalPositiveInteger, requiredString } from './input.js';
+import { optionalBudget, optionalPositiveInteger, requiredString } from './input.js';
 import type { ApiRoute } from './types.js';
 import { ok } from './types.js';
 import { customerLimitsView } from './views.js';
@@ -16,10 +19,16 @@ export interface CustomerDeps {
   keyCache: KeyCache;
   /** A customer's limits when it has none stored (GATEWAY_CUSTOMER_LIMITS), as the key cache applies them. */
   customerDefaults: CustomerDefaults;
+  /** What a budgeted customer has spent in the current period. */
+  usageStore: Pick<UsageStore, 'totals'>;
 }
 
 export function customerRoutes(deps: CustomerDeps): ApiRoute[] {
-  const { keyStore, customerDefaults } = deps;
+  const { keyStore, customerDefaults, usageStore } = deps;
+  const withBudgetStatus = async (c: Customer) => ({
+    ...customerLimitsView(c, customerDefaults),
+    budgetStatus: await budgetStatus(usageStore, c.budget, { customerId: c.id, keyId: null }),
+  });
   return [
     {
       method: 'GET',
@@ -29,7 +38,8 @@ export function customerRoutes(deps: CustomerDeps): ApiRoute[] {
         const [customers, keys] = await Promise.all([keyStore.listCustomers(), keyStore.listKeys()]);
         const activeKeys = new Map<string, number>();
         for (const k of keys) if (k.status === 'active') activeKeys.set(k.customerId, (activeKeys.get(k.customerId) ?? 0) + 1);
-        return ok({ customers: customers.map((c) => ({ ...customerLimitsView(c, customerDefaults), activeKeys: activeKeys.get(c.id) ?? 0 })) });
+        const shown = await Promise.all(customers.map(async (c) => ({ ...(await withBudgetStatus(c)), activeKeys: activeKeys.get(c.id) ?? 0 })));
+        return ok({ customers: shown });
       },
     },
     {
@@ -51,7 +61,25 @@ export function customerRoutes(deps: CustomerDeps): ApiRoute[] {
       method: 'GET',
       pattern: '/customers/:customerId',
       access: 'customer',
-      handler: async (req) => ok({ customer: customerLimitsView(await customerOr404(keyStore, req.params.customerId), customerDefaults) }),
+      handler: async (req) => ok({ customer: await withBudgetStatus(await customerOr404(keyStore, req.params.customerId)) }),
+    },
+    {
+      // The whole budget: amountUsd absent, null or '' removes it; period defaults to month, mode to hard.
+      method: 'POST',
+      pattern: '/customers/:customerId/budget',
+      access: 'operator',
+      handler: async (req) => {
+        const budget = optionalBudget(req.body, 'amount');
+        const customer = await customerOr404(keyStore, req.params.customerId);
+        try {
+          const updated = await keyStore.setCustomerBudget(customer.id, budget);
+          await deps.keyCache.refresh();
+          return ok({ customer: await withBudgetStatus(updated) });
+        } catch (err) {
+          if (err instanceof KeyStoreError) throw new GatewayError('invalid_request', err.message);
+          throw err;
+        }
+      },
     },
     {
       // The whole setting: a field absent or null means no limit of its own on that dimension.

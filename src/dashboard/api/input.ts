@@ -2,6 +2,7 @@
 import { GatewayError } from '../../errors/codes.js';
 import { isDay } from '../../metering/usage-store.js';
 import { MAX_PASSWORD_LENGTH, passwordProblem } from '../auth/passwords.js';
+import { BudgetError, DEFAULT_BUDGET_MODE, DEFAULT_BUDGET_PERIOD, parseBudgetMode, parseBudgetPeriod, parseUsdAmount, type Budget } from '../../spend/budget.js';
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -55,4 +56,28 @@ export function dayParam(query: URLSearchParams, param: string, fallback: string
   if (value === null || value === '') return fallback;
   if (!isDay(value)) throw invalid(param, `${param} must be a date YYYY-MM-DD.`);
   return value;
+}
+
+/**
+ * A budget from three fields: `${prefix}Usd` (a decimal string or number; absent, null or '' = no budget),
+ * `${prefix}Period` (default month) and `${prefix}Mode` (default hard).
+ */
+export function optionalBudget(body: Body, prefix: string): Budget | null {
+  const read = <T>(param: string, parse: () => T): T => {
+    try {
+      return parse();
+    } catch (err) {
+      if (err instanceof BudgetError) throw invalid(param, `${err.message}.`);
+      throw err;
+    }
+  };
+  const amount = body[`${prefix}Usd`];
+  if (isAbsent(amount)) return null;
+  const period = body[`${prefix}Period`];
+  const mode = body[`${prefix}Mode`];
+  return {
+    amountNanoUsd: read(`${prefix}Usd`, () => parseUsdAmount(amount, `${prefix}Usd`)),
+    period: isAbsent(period) ? DEFAULT_BUDGET_PERIOD : read(`${prefix}Period`, () => parseBudgetPeriod(period)),
+    mode: isAbsent(mode) ? DEFAULT_BUDGET_MODE : read(`${prefix}Mode`, () => parseBudgetMode(mode)),
+  };
 }

@@ -6,9 +6,11 @@ import type { KeyStore } from '../../keys/key-store.js';
 import { KeyStoreError } from '../../keys/key-store.js';
 import { customerLimitsOf, type CustomerDefaults } from '../../keys/principal.js';
 import type { Limits } from '../../ratelimit/limiter.js';
+import type { UsageStore } from '../../metering/usage-store.js';
+import { budgetStatus } from './budget-status.js';
 import { customerOr404 } from './customer-lookup.js';
 import { keyLimitProblem } from './key-limits.js';
-import { optionalPositiveInteger, optionalString, optionalStringList } from './input.js';
+import { optionalBudget, optionalPositiveInteger, optionalString, optionalStringList } from './input.js';
 import type { ApiRequest, ApiRoute } from './types.js';
 import { ok } from './types.js';
 import { keyView } from './views.js';
@@ -20,6 +22,8 @@ export interface KeyDeps {
   keyCache: KeyCache;
   /** A customer's limits when it has none stored (GATEWAY_CUSTOMER_LIMITS), as the key cache applies them. */
   customerDefaults: CustomerDefaults;
+  /** What a budgeted key has spent in the current period. */
+  usageStore: Pick<UsageStore, 'totals'>;
 }
 
 export function keyRoutes(deps: KeyDeps): ApiRoute[] {
@@ -32,7 +36,11 @@ export function keyRoutes(deps: KeyDeps): ApiRoute[] {
       handler: async (req) => {
         const customer = await customerOr404(keyStore, req.params.customerId);
         const now = Date.now();
-        return ok({ keys: (await keyStore.listKeys({ customerId: customer.id })).map((k) => keyView(k, now)) });
+        const keys = await keyStore.listKeys({ customerId: customer.id });
+        const shown = await Promise.all(
+          keys.map(async (k) => ({ ...keyView(k, now), budgetStatus: await budgetStatus(deps.usageStore, k.budget, { customerId: customer.id, keyId: k.id }, now) })),
+        );
+        return ok({ keys: shown });
       },
     },
     { method: 'POST', pattern: '/customers/:customerId/keys', access: 'customer', handler: (req) => createKey(deps, req) },
@@ -67,6 +75,7 @@ async function createKey(deps: KeyDeps, req: ApiRequest) {
       expiresAt: optionalString(req.body, 'expiresAt', 64),
       allowedModels: allowed === null ? null : allowed.map((m) => catalogueId(deps.catalogue, m)),
       ...limits,
+      budget: optionalBudget(req.body, 'budget'),
     });
     return ok({ key: keyView(record), secret: key }, 201);
   } catch (err) {

@@ -1,4 +1,5 @@
-// Customer > Usage: requests and tokens per day and per model over a date range, from the usage records.
+// Customer > Usage: requests, tokens and cost per day, per model and per key over a date range, from the
+// usage records.
 import { GatewayError } from '../../errors/codes.js';
 import type { KeyStore } from '../../keys/key-store.js';
 import type { UsageStore } from '../../metering/usage-store.js';
@@ -8,6 +9,7 @@ import { dayParam } from './input.js';
 import type { ApiRequest, ApiRoute } from './types.js';
 import { ok } from './types.js';
 import { summariseUsage } from './usage-summary.js';
+import { withCostUsd } from '../../spend/usage-cost-json.js';
 
 const DAY_MS = 86_400_000;
 const DEFAULT_DAYS = 30;
@@ -30,5 +32,10 @@ async function usage(keyStore: KeyStore, usageStore: UsageStore, req: ApiRequest
     if (key === null || key.customerId !== customer.id) throw new GatewayError('not_found', 'No such key.');
   }
   const rows = await usageStore.query({ customerId: customer.id, keyId, since: from, until: to });
-  return ok({ customerId: customer.id, keyId: keyId ?? null, ...summariseUsage(rows, from, to) });
+  // Per key: one sum per key of the customer (those without requests in the range are left out).
+  const keys = keyId === undefined ? await keyStore.listKeys({ customerId: customer.id }) : [];
+  const perKey = await Promise.all(
+    keys.map(async (k) => ({ keyId: k.id, name: k.name, prefix: k.prefix, ...withCostUsd(await usageStore.totals({ customerId: customer.id, keyId: k.id, since: from, until: to })) })),
+  );
+  return ok({ customerId: customer.id, keyId: keyId ?? null, ...summariseUsage(rows, from, to), byKey: perKey.filter((k) => k.requests > 0) });
 }

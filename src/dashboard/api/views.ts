@@ -4,9 +4,14 @@ import { keyStatus, type ShownKeyStatus } from '../../keys/key-status.js';
 import type { DashboardUser } from '../auth/user-store.js';
 import { customerLimitsOf, type CustomerDefaults } from '../../keys/principal.js';
 import type { Limits } from '../../ratelimit/limiter.js';
+import { budgetView, type BudgetView } from '../../spend/budget-view.js';
 
 /** A key as the API shows it: the record without its customer fields, its status as shown (keyStatus). */
-export type KeyView = Omit<KeyRecord, 'customerId' | 'customerName' | 'customerRpm' | 'customerTpm' | 'status'> & { status: ShownKeyStatus };
+export type KeyView = Omit<KeyRecord, 'customerId' | 'customerName' | 'customerRpm' | 'customerTpm' | 'status' | 'budget' | 'customerBudget'> & {
+  status: ShownKeyStatus;
+  /** The key's own spend budget, the amount in USD; null: none. */
+  budget: BudgetView | null;
+};
 
 export function keyView(record: KeyRecord, now: number = Date.now()): KeyView {
   return {
@@ -21,6 +26,7 @@ export function keyView(record: KeyRecord, now: number = Date.now()): KeyView {
     tpm: record.tpm,
     status: keyStatus(record, now),
     revokedAt: record.revokedAt,
+    budget: budgetView(record.budget),
   };
 }
 
@@ -31,10 +37,12 @@ export interface CustomerView {
   /** Its own limits as stored; null in both: the configured default applies. */
   rpm: number | null;
   tpm: number | null;
+  /** Its spend budget for all its keys together, the amount in USD; null: none. */
+  budget: BudgetView | null;
 }
 
 export function customerView(c: Customer): CustomerView {
-  return { id: c.id, name: c.name, createdAt: c.createdAt, rpm: c.rpm, tpm: c.tpm };
+  return { id: c.id, name: c.name, createdAt: c.createdAt, rpm: c.rpm, tpm: c.tpm, budget: budgetView(c.budget) };
 }
 
 /** A customer as its pages show it: also the limits in force, its own or the configured default (null: none). */

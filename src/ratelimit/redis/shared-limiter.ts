@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { GatewayMetrics } from '../../observability/metrics.js';
 import type { RateLimiter } from '../limiter.js';
-import { FallbackLimiter } from './fallback-limiter.js';
+import { FallbackLimiter, type LiveInstances } from './fallback-limiter.js';
 import { GuardedRedis } from './guarded-redis.js';
 import { InstanceRegistry } from './instance-registry.js';
 import { RedisRateLimiter } from './redis-limiter.js';
@@ -18,6 +18,8 @@ export interface FleetStore {
 export interface SharedLimiter {
   readonly limiter: RateLimiter;
   readonly store: FleetStore;
+  /** The live instances this one last counted (the spend budgets' fallback shares by it too). */
+  readonly instances: LiveInstances;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function startSharedLimiter(url: string, prefix: string, metrics: G
   return {
     limiter,
     store: { redis, prefix },
+    instances: registry,
     async close() {
       // Leave the instance set first, so the others' shares grow at once.
       await registry.stop();

@@ -3,7 +3,8 @@
 // changesSince hands back is a transaction horizon, not a row version (key-change-feed.ts says why).
 import type pg from 'pg';
 import { displayPrefix, generateKey, hashSecret, randomBase62 } from '../../keys/key-format.js';
-import { validCustomerLimits, validCustomerName, validateKeySettings } from '../../keys/key-input.js';
+import { checkedBudget, validCustomerLimits, validCustomerName, validateKeySettings } from '../../keys/key-input.js';
+import { budgetColumns, budgetFromColumns, type Budget } from '../../spend/budget.js';
 import { KeyStoreError, type Customer, type CustomerLimits, type KeyChange, type KeyRecord, type KeyStore, type NewKey } from '../../keys/key-store.js';
 import { CHANGE_STAMP_VALUES, FEED_TRANSACTION, NOTIFY_KEY_CHANGE, READ_HORIZON, STAMP_CHANGE, nextCursor } from './key-change-feed.js';
 import { inTransaction, sqlState, UNIQUE_VIOLATION, type Queryable, type WatchedPool } from './pool.js';
@@ -15,6 +16,9 @@ interface CustomerRow {
   /** bigint columns arrive as text from node-postgres. */
   rpm: string | null;
   tpm: string | null;
+  budget_nano_usd: string | null;
+  budget_period: string | null;
+  budget_mode: string | null;
 }
 
 interface KeyRow {
@@ -36,11 +40,18 @@ interface KeyRow {
   version: string;
   customer_rpm: string | null;
   customer_tpm: string | null;
+  budget_nano_usd: string | null;
+  budget_period: string | null;
+  budget_mode: string | null;
+  customer_budget_nano_usd: string | null;
+  customer_budget_period: string | null;
+  customer_budget_mode: string | null;
 }
 
 const KEY_COLUMNS = `k.id, k.customer_id, c.name AS customer_name, k.name, k.prefix, k.secret_hash, k.created_at,
   k.last_used_at, k.expires_at, k.allowed_models, k.rpm, k.tpm, k.status, k.revoked_at, k.version,
-  c.rpm AS customer_rpm, c.tpm AS customer_tpm`;
+  c.rpm AS customer_rpm, c.tpm AS customer_tpm, k.budget_nano_usd, k.budget_period, k.budget_mode,
+  c.budget_nano_usd AS customer_budget_nano_usd, c.budget_period AS customer_budget_period, c.budget_mode AS customer_budget_mode`;
 const SELECT_KEYS = `SELECT ${KEY_COLUMNS} FROM api_keys k JOIN customers c ON c.id = k.customer_id`;
 /** Byte order, as SQLite sorts text, whatever collation the database was created with. */
 const BYTE_ORDER = 'COLLATE "C"';
@@ -49,7 +60,14 @@ const iso = (d: Date | null): string | null => (d === null ? null : d.toISOStrin
 const count = (n: string | null): number | null => (n === null ? null : Number(n));
 
 function toCustomer(row: CustomerRow): Customer {
-  return { id: row.id, name: row.name, createdAt: row.created_at.toISOString(), rpm: count(row.rpm), tpm: count(row.tpm) };
+  return {
+    id: row.id,
+    name: row.name,
+    createdAt: row.created_at.toISOString(),
+    rpm: count(row.rpm),
+    tpm: count(row.tpm),
+    budget: budgetFromColumns(row.budget_nano_usd, row.budget_period, row.budget_mode),
+  };
 }
 
 function toRecord(row: KeyRow): KeyRecord {
@@ -69,6 +87,8 @@ function toRecord(row: KeyRow): KeyRecord {
     revokedAt: iso(row.revoked_at),
     customerRpm: count(row.customer_rpm),
     customerTpm: count(row.customer_tpm),
+    budget: budgetFromColumns(row.budget_nano_usd, row.budget_period, row.budget_mode),
+    customerBudget: budgetFromColumns(row.customer_budget_nano_usd, row.customer_budget_period, row.customer_budget_mode),
   };
 }
 
@@ -126,18 +146,26 @@ export class PostgresKeyStore implements KeyStore {
 
   async setCustomerLimits(customerId: string, limits: CustomerLimits): Promise<Customer> {
     const valid = validCustomerLimits(limits);
+    return this.updateCustomer(customerId, 'rpm = $1, tpm = $2', [valid.rpm, valid.tpm]);
+  }
+
+  async setCustomerBudget(customerId: string, budget: Budget | null): Promise<Customer> {
+    return this.updateCustomer(customerId, 'budget_nano_usd = $1, budget_period = $2, budget_mode = $3', budgetColumns(checkedBudget(budget)));
+  }
+
+  /** Sets columns of a customer (`assignments` numbers its values from $1) and stamps its keys as changed, in one transaction. */
+  private async updateCustomer(customerId: string, assignments: string, values: unknown[]): Promise<Customer> {
     return inTransaction(this.pool, async (client) => {
       // FOR UPDATE, not the weaker lock the UPDATE alone takes, waits for a createKey of this customer
       // (its foreign key check holds a key-share lock) and makes later ones wait: either that key is
-      // stamped below, or it is written after this commits and read with the new limits.
+      // stamped below, or it is written after this commits and read with the new settings.
       await client.query('SELECT 1 FROM customers WHERE id = $1 FOR UPDATE', [customerId]);
-      const { rows } = await client.query<CustomerRow>('UPDATE customers SET rpm = $1, tpm = $2 WHERE id = $3 RETURNING *', [
-        valid.rpm,
-        valid.tpm,
+      const { rows } = await client.query<CustomerRow>(`UPDATE customers SET ${assignments} WHERE id = $${values.length + 1} RETURNING *`, [
+        ...values,
         customerId,
       ]);
       if (rows.length === 0) throw new KeyStoreError(`no customer with id ${customerId}`);
-      // The keys carry the customer's limits to every cache: stamped as changed, they are read again.
+      // The keys carry the customer's settings to every cache: stamped as changed, they are read again.
       const stamped = await client.query(`UPDATE api_keys SET ${STAMP_CHANGE} WHERE customer_id = $1`, [customerId]);
       if ((stamped.rowCount ?? 0) > 0) await client.query(NOTIFY_KEY_CHANGE);
       return toCustomer(rows[0]);
@@ -151,8 +179,8 @@ export class PostgresKeyStore implements KeyStore {
       const customer = await this.customerFor(client, input);
       await client.query(
         `INSERT INTO api_keys (id, customer_id, name, prefix, secret_hash, created_at, expires_at, allowed_models,
-           rpm, tpm, status, version, changed_xid)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', ${CHANGE_STAMP_VALUES})`,
+           rpm, tpm, budget_nano_usd, budget_period, budget_mode, status, version, changed_xid)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'active', ${CHANGE_STAMP_VALUES})`,
         [
           publicId,
           customer.id,
@@ -164,6 +192,7 @@ export class PostgresKeyStore implements KeyStore {
           settings.allowedModels,
           settings.rpm,
           settings.tpm,
+          ...budgetColumns(settings.budget),
         ],
       );
       await client.query(NOTIFY_KEY_CHANGE);

@@ -2,7 +2,8 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './open.js';
 import { displayPrefix, generateKey, hashSecret, randomBase62 } from '../../keys/key-format.js';
-import { validCustomerLimits, validCustomerName, validateKeySettings } from '../../keys/key-input.js';
+import { checkedBudget, validCustomerLimits, validCustomerName, validateKeySettings } from '../../keys/key-input.js';
+import { budgetColumns, budgetFromColumns, type Budget } from '../../spend/budget.js';
 import { lastUsedRowsWriter } from './last-used-rows.js';
 import { KeyStoreError, type Customer, type CustomerLimits, type KeyChange, type KeyRecord, type KeyStore, type LastUse, type NewKey } from '../../keys/key-store.js';
 
@@ -12,6 +13,9 @@ interface CustomerRow {
   created_at: string;
   rpm: number | null;
   tpm: number | null;
+  budget_nano_usd: number | null;
+  budget_period: string | null;
+  budget_mode: string | null;
 }
 
 interface KeyRow {
@@ -32,15 +36,29 @@ interface KeyRow {
   version: number;
   customer_rpm: number | null;
   customer_tpm: number | null;
+  budget_nano_usd: number | null;
+  budget_period: string | null;
+  budget_mode: string | null;
+  customer_budget_nano_usd: number | null;
+  customer_budget_period: string | null;
+  customer_budget_mode: string | null;
 }
 
-const SELECT_KEYS = `SELECT k.*, c.name AS customer_name, c.rpm AS customer_rpm, c.tpm AS customer_tpm
+const SELECT_KEYS = `SELECT k.*, c.name AS customer_name, c.rpm AS customer_rpm, c.tpm AS customer_tpm,
+  c.budget_nano_usd AS customer_budget_nano_usd, c.budget_period AS customer_budget_period, c.budget_mode AS customer_budget_mode
   FROM api_keys k JOIN customers c ON c.id = k.customer_id`;
 /** Each change takes a version above every existing row's; writers are serialised, so versions follow commit order. */
 const NEXT_VERSION = `(SELECT COALESCE(MAX(version), 0) + 1 FROM api_keys)`;
 
 function toCustomer(row: CustomerRow): Customer {
-  return { id: row.id, name: row.name, createdAt: row.created_at, rpm: row.rpm, tpm: row.tpm };
+  return {
+    id: row.id,
+    name: row.name,
+    createdAt: row.created_at,
+    rpm: row.rpm,
+    tpm: row.tpm,
+    budget: budgetFromColumns(row.budget_nano_usd, row.budget_period, row.budget_mode),
+  };
 }
 
 function toRecord(row: KeyRow): KeyRecord {
@@ -60,6 +78,8 @@ function toRecord(row: KeyRow): KeyRecord {
     revokedAt: row.revoked_at,
     customerRpm: row.customer_rpm,
     customerTpm: row.customer_tpm,
+    budget: budgetFromColumns(row.budget_nano_usd, row.budget_period, row.budget_mode),
+    customerBudget: budgetFromColumns(row.customer_budget_nano_usd, row.customer_budget_period, row.customer_budget_mode),
   };
 }
 
@@ -117,8 +137,17 @@ export class SqliteKeyStore implements KeyStore {
 
   async setCustomerLimits(customerId: string, limits: CustomerLimits): Promise<Customer> {
     const valid = validCustomerLimits(limits);
+    return this.updateCustomer(customerId, 'rpm = ?, tpm = ?', [valid.rpm, valid.tpm]);
+  }
+
+  async setCustomerBudget(customerId: string, budget: Budget | null): Promise<Customer> {
+    return this.updateCustomer(customerId, 'budget_nano_usd = ?, budget_period = ?, budget_mode = ?', budgetColumns(checkedBudget(budget)));
+  }
+
+  /** Sets columns of a customer and stamps its keys as changed, in one transaction, so caches read them again. */
+  private updateCustomer(customerId: string, assignments: string, values: unknown[]): Customer {
     const set = this.db.transaction(() => {
-      const changed = this.db.prepare('UPDATE customers SET rpm = ?, tpm = ? WHERE id = ?').run(valid.rpm, valid.tpm, customerId);
+      const changed = this.db.prepare(`UPDATE customers SET ${assignments} WHERE id = ?`).run(...values, customerId);
       if (changed.changes !== 1) throw new KeyStoreError(`no customer with id ${customerId}`);
       // One row at a time: versions are unique, and one UPDATE of many rows reads NEXT_VERSION only once.
       const ids = this.db.prepare('SELECT id FROM api_keys WHERE customer_id = ? ORDER BY id').pluck().all(customerId) as string[];
@@ -137,8 +166,8 @@ export class SqliteKeyStore implements KeyStore {
       this.db
         .prepare(
           `INSERT INTO api_keys (id, customer_id, name, prefix, secret_hash, created_at, expires_at,
-             allowed_models, rpm, tpm, status, version)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ${NEXT_VERSION})`,
+             allowed_models, rpm, tpm, budget_nano_usd, budget_period, budget_mode, status, version)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ${NEXT_VERSION})`,
         )
         .run(
           publicId,
@@ -151,6 +180,7 @@ export class SqliteKeyStore implements KeyStore {
           settings.allowedModels === null ? null : JSON.stringify(settings.allowedModels),
           settings.rpm,
           settings.tpm,
+          ...budgetColumns(settings.budget),
         );
       return toRecord(this.sql.keyById.get(publicId) as KeyRow);
     });
@@ -210,7 +240,7 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   private insertCustomer(name: string): Customer {
-    const customer = { id: `cus_${randomBase62(16)}`, name, createdAt: new Date().toISOString(), rpm: null, tpm: null };
+    const customer = { id: `cus_${randomBase62(16)}`, name, createdAt: new Date().toISOString(), rpm: null, tpm: null, budget: null };
     this.sql.insertCustomer.run(customer.id, customer.name, customer.createdAt);
     return customer;
   }

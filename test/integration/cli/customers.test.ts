@@ -1,33 +1,14 @@
 // `model-gateway customers list|limits` through the command dispatcher, as the binary runs it, on a temp
 // SQLite database: limits are stored with the customer, `none` removes one, a flag not given is kept, and
 // every failure is one line with a non-zero exit.
-import t, { type Test } from 'tap';
-import { join } from 'node:path';
-import { runCli } from '../../../src/cli/dispatch.js';
+import t from 'tap';
 import { KeyCache } from '../../../src/keys/key-cache.js';
 import { SqliteKeyStore } from '../../../src/stores/sqlite/sqlite-key-store.js';
 import { openDatabase } from '../../../src/stores/sqlite/open.js';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { tempCli } from '../../helpers/temp-cli.js';
 
 // Each command that opens the database starts and stops the usage write thread: seconds on a busy machine.
 t.setTimeout(300_000);
-
-function tempCli(t: Test) {
-  const url = `file:${join(t.testdir(), 'data', 'gateway.db')}`;
-  const cli = async (...argv: string[]): Promise<Run> => {
-    let stdout = '';
-    let stderr = '';
-    const io = { out: (s: string) => void (stdout += s), err: (s: string) => void (stderr += s) };
-    const code = await runCli(argv, io, { DATABASE_URL: url });
-    return { code, stdout, stderr };
-  };
-  return { cli, url };
-}
 
 t.test('customers limits sets, keeps what is not given, removes with none; keys carry the new limits', async (t) => {
   const { cli, url } = tempCli(t);
@@ -59,7 +40,7 @@ t.test('customers limits sets, keeps what is not given, removes with none; keys 
   t.match(await store.getCustomerByName('acme'), { rpm: null, tpm: null });
 });
 
-t.test('customers list: name, id, rpm, tpm, created; --json gives the records', async (t) => {
+t.test('customers list: name, id, rpm, tpm, budget, created; --json gives the records', async (t) => {
   const { cli } = tempCli(t);
   t.same(await cli('customers', 'list'), { code: 0, stdout: 'no customers\n', stderr: '' });
   await cli('keys', 'create', '--customer', 'beta');
@@ -69,9 +50,9 @@ t.test('customers list: name, id, rpm, tpm, created; --json gives the records', 
   const table = await cli('customers', 'list');
   t.equal(table.code, 0, table.stderr);
   const lines = table.stdout.trimEnd().split('\n');
-  t.match(lines[0], /^NAME\s+ID\s+RPM\s+TPM\s+CREATED$/);
-  t.match(lines[1], /^acme\s+cus_\w{16}\s+60\s+-\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}Z$/);
-  t.match(lines[2], /^beta\s+cus_\w{16}\s+-\s+-\s+\d{4}-/);
+  t.match(lines[0], /^NAME\s+ID\s+RPM\s+TPM\s+BUDGET\s+CREATED$/);
+  t.match(lines[1], /^acme\s+cus_\w{16}\s+60\s+-\s+-\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}Z$/);
+  t.match(lines[2], /^beta\s+cus_\w{16}\s+-\s+-\s+-\s+\d{4}-/);
   t.equal(lines.length, 3);
 
   const listed = await cli('customers', 'list', '--json');
@@ -85,7 +66,7 @@ t.test('bad invocations: one line on stderr, nothing on stdout, nothing stored',
   await cli('keys', 'create', '--customer', 'acme');
   const key = 'mgw_AbCdEfGhIjKlMnOp_S3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS3cr3tX';
   const cases: Array<[argv: string[], code: number, line: RegExp]> = [
-    [['customers'], 2, /^model-gateway customers: expected list or limits \(usage: customers list/],
+    [['customers'], 2, /^model-gateway customers: expected list, limits or budget \(usage: customers list/],
     [['customers', 'limits'], 2, /^model-gateway customers: expected one customer name \(usage: customers limits <name>/],
     [['customers', 'limits', 'acme', 'beta'], 2, /^model-gateway customers: expected one customer name /],
     [['customers', 'limits', 'acme', '--rpm', '0'], 2, /^model-gateway customers: --rpm must be a positive integer or none, got "0"\n$/],

@@ -11,6 +11,10 @@ t.test('dashboard queries against a running gateway', async (t) => {
   t.teardown(() => h.close());
   const { key } = await h.createKey({ customer: 'acme' });
   const { key: limitedKey } = await h.createKey({ customer: 'globex', rpm: 1 });
+  // A soft budget: acme's requests are counted against it (the utilisation panel) and never refused.
+  const acme = await h.built.stores.keys.getCustomerByName('acme');
+  await h.built.stores.keys.setCustomerBudget(acme!.id, { amountNanoUsd: 1_000_000_000, period: 'month', mode: 'soft' });
+  await h.runtime.keys.refresh();
   await checkDashboardQueries(t, {
     targetUrl: `${h.url}/metrics`,
     drive: async () => {

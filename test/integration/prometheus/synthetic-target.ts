@@ -47,6 +47,7 @@ function driveRound(m: GatewayMetrics, models: string[], round: number): void {
           if (streamed) m.streamOpened(surface);
           m.keyCache(i++ % 4 !== 0);
           m.requestFinished(ok(surface, model, customer, streamed, round));
+          m.spent(model, customer, { nanoUsd: 1_000_000 * (round + 1), priced: true });
           if (streamed) m.streamClosed(surface);
         }
       }
@@ -70,6 +71,8 @@ function driveRound(m: GatewayMetrics, models: string[], round: number): void {
   // As a fleet instance losing Redis for a round: down, deciding alone.
   m.sharedStoreUp('redis', round !== 1);
   if (round === 1) m.rateLimitFallback();
+  m.budgetUtilisation('acme', 'month', 0.5 + round * 0.1);
+  m.budgetExceeded('customer', round === 1 ? 'refused' : 'flagged');
   makeGarbage();
 }
 

@@ -2,28 +2,15 @@
 // each instance's, the limit headers count the fleet's remaining requests, and /metrics says Redis is
 // answering. Without the shared limiter each instance would let the key's whole limit through.
 import t from 'tap';
-import { join } from 'node:path';
-import { startHarness } from '../../helpers/harness.js';
 import { bearer, call } from '../../helpers/http.js';
-import { adminClient, deleteKeys, REDIS_URL, testPrefix } from '../../unit/ratelimit/redis/redis-test-env.js';
+import { startRedisFleet } from '../../helpers/redis-fleet.js';
 
 const MODEL = 'claude-sonnet-4-6';
 const messagesBody = JSON.stringify({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
 const chatBody = JSON.stringify({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
 
 t.test('a requests-per-minute limit holds across two instances sharing Redis', async (t) => {
-  const prefix = testPrefix();
-  const redis = await adminClient();
-  t.teardown(async () => {
-    await deleteKeys(redis, prefix);
-    await redis.close();
-  });
-  const shared = { REDIS_URL, GATEWAY_REDIS_PREFIX: prefix };
-  const a = await startHarness({ env: shared });
-  t.teardown(() => a.close());
-  // The second instance reads the first one's key store, as instances on one database do.
-  const b = await startHarness({ env: { ...shared, DATABASE_URL: `file:${join(a.dataDir, 'gateway.db')}` } });
-  t.teardown(() => b.close());
+  const { redis, prefix, instances: [a, b] } = await startRedisFleet(t, 2);
   const { key } = await a.createKey({ rpm: 6 });
 
   const answers: Array<{ instance: string; status: number; remaining: string | undefined }> = [];

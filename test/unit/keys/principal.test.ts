@@ -6,7 +6,7 @@ import { customerLimitsLookup } from '../../../src/ratelimit/request-limits.js';
 const record = (allowedModels: string[] | null): KeyRecord => ({
   id: 'k', customerId: 'c', customerName: 'acme', name: null, prefix: 'mgw_0000', createdAt: '2030-01-01T00:00:00Z',
   lastUsedAt: null, expiresAt: null, allowedModels, rpm: null, tpm: null, status: 'active', revokedAt: null,
-  customerRpm: null, customerTpm: null,
+  customerRpm: null, customerTpm: null, budget: null, customerBudget: null,
 });
 
 t.test('mayUseModel: an allow-list admits only its models', async (t) => {

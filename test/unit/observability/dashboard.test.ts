@@ -29,6 +29,9 @@ async function exportedNames(): Promise<Set<string>> {
   m.translationWarning('k');
   // Only a gateway with REDIS_URL reports the shared store.
   m.sharedStoreUp('redis', true);
+  // Spend and a customer budget's utilisation appear once a request is priced and a budget used.
+  m.spent('m', 'c', { nanoUsd: 1000, priced: true });
+  m.budgetUtilisation('c', 'month', 0.5);
   const names = new Set(parseExposition((await m.render()).body).map((s) => s.name));
   // GC histograms appear after the first collection; their names are fixed by prom-client.
   for (const suffix of ['_bucket', '_sum', '_count']) names.add(`model_gateway_nodejs_gc_duration_seconds${suffix}`);

@@ -59,7 +59,7 @@ async function rig(t: Test, retry: Partial<RetrySettings> = {}, breaker: Partial
         cancellation: opts.cancellation ?? new Cancellation(),
         model,
         allowFallback: opts.allowFallback ?? true,
-        principal: opts.allowed ? { keyId: 'k', customerId: 'c', customerName: 'c', allowedModels: opts.allowed, rpm: null, tpm: null, customerLimits: null } : null,
+        principal: opts.allowed ? { keyId: 'k', customerId: 'c', customerName: 'c', allowedModels: opts.allowed, rpm: null, tpm: null, customerLimits: null, keyBudget: null, customerBudget: null } : null,
       });
     },
   };

@@ -23,11 +23,17 @@ function roundUp(x) {
   return [1, 2, 5, 10].map((m) => m * power).find((v) => v >= x) ?? 10 * power;
 }
 
-/** Axis ticks for counts: a whole, round step, and about four of them up to at least `max`. @param {number} max */
-export function axisTicks(max) {
-  const step = Math.max(1, roundUp(max / 4));
+/**
+ * Axis ticks: a round step (at least `minStep`: 1 for counts, a fraction for dollars), and about four of
+ * them up to at least `max`.
+ * @param {number} max
+ * @param {number} [minStep]
+ */
+export function axisTicks(max, minStep = 1) {
+  const step = Math.max(minStep, roundUp(max / 4));
   const top = Math.max(step, Math.ceil(max / step) * step);
-  return Array.from({ length: top / step + 1 }, (_, i) => i * step);
+  // toPrecision: 3 × 0.1 is 0.30000000000000004 in binary; the tick reads 0.3.
+  return Array.from({ length: Math.round(top / step) + 1 }, (_, i) => +(i * step).toPrecision(12));
 }
 
 /** @param {number} n */
@@ -39,17 +45,17 @@ function short(n) {
 }
 
 /**
- * @param {{ title: string, days: string[], series: Array<{ name: string, values: number[] }> }} data
+ * @param {{ title: string, days: string[], series: Array<{ name: string, values: number[] }>, minStep?: number }} data
  * @returns {SVGSVGElement}
  */
-export function stackedBarChart({ title, days, series }) {
+export function stackedBarChart({ title, days, series, minStep }) {
   const width = 720;
   const height = 260;
   const pad = { top: 12, right: 8, bottom: 36, left: 48 };
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const totals = days.map((_, i) => series.reduce((sum, s) => sum + s.values[i], 0));
-  const ticks = axisTicks(Math.max(0, ...totals));
+  const ticks = axisTicks(Math.max(0, ...totals), minStep);
   const top = ticks[ticks.length - 1];
   const slot = plotW / Math.max(1, days.length);
   const barW = Math.max(1, Math.min(32, slot * 0.7));

@@ -77,7 +77,7 @@ export function field(label, inputAttrs, hint) {
 
 /**
  * A message area that screen readers announce.
- * @param {'error' | 'ok'} kind
+ * @param {'error' | 'ok' | 'warn'} kind
  * @param {string} text
  */
 export function notice(kind, text) {

@@ -1,5 +1,6 @@
 // @ts-check
 // The parts around every page: the top bar (who is signed in, sign out), the customer header with its tabs.
+import { budgetWarning } from './budget.js';
 import { byId, h, replace } from './dom.js';
 
 /**
@@ -22,9 +23,10 @@ export function renderTopbar(me, onSignOut) {
 }
 
 /**
- * The heading of a customer's pages: breadcrumb, name, and the tabs the signed-in role may use.
+ * The heading of a customer's pages: breadcrumb, name, the tabs the signed-in role may use, and the
+ * warning once 80% of the customer's budget is spent.
  * @param {import('./app.js').PageContext} ctx
- * @param {{ id: string, name: string }} customer
+ * @param {{ id: string, name: string, budgetStatus?: any }} customer
  * @param {'keys' | 'usage' | 'users'} current
  * @param {string} title
  */
@@ -47,5 +49,6 @@ export function customerHeader(ctx, customer, current, title) {
       { class: 'tabs', 'aria-label': 'Customer' },
       tabs.map(([key, label]) => h('a', { href: `${base}/${key}`, 'aria-current': key === current ? 'page' : false }, label)),
     ),
+    budgetWarning(customer.budgetStatus, `Customer ${customer.name}`),
   );
 }

@@ -1,6 +1,7 @@
 // @ts-check
 // Customer > API Keys: the keys table, the create form, the one-time display of a new key, revoking.
 import { api, enc } from './api.js';
+import { budgetBody, budgetCell, budgetFields, budgetWarning } from './budget.js';
 import { field, h, newId, notice, replace } from './dom.js';
 import { confirmDialog, onSubmit } from './forms.js';
 import { count, when } from './format.js';
@@ -17,7 +18,8 @@ export async function keysPage(ctx) {
 
   async function refreshTable() {
     const { keys } = await api('GET', `${path}/keys`);
-    replace(tableArea, h('h2', { id: 'keys-heading', tabindex: -1 }, 'Keys'), messages, keys.length === 0 ? notice('ok', 'No keys yet.') : keysTable(keys, revoke));
+    const warnings = keys.filter((/** @type {any} */ k) => k.status === 'active').map((/** @type {any} */ k) => budgetWarning(k.budgetStatus, `Key ${k.name ?? k.prefix}`));
+    replace(tableArea, h('h2', { id: 'keys-heading', tabindex: -1 }, 'Keys'), messages, ...warnings, keys.length === 0 ? notice('ok', 'No keys yet.') : keysTable(keys, revoke));
   }
 
   /** @param {any} key */
@@ -65,6 +67,7 @@ function createForm(models, create) {
         field('Expiry date (UTC, optional)', { name: 'expires', type: 'date' }, 'The key stops working at 00:00 UTC that day.'),
         field('Requests per minute (optional)', { name: 'rpm', type: 'number', min: 1, step: 1, inputmode: 'numeric' }),
         field('Tokens per minute (optional)', { name: 'tpm', type: 'number', min: 1, step: 1, inputmode: 'numeric' }),
+        ...budgetFields('budget', 'Spend budget (USD, optional)'),
       ),
       h(
         'fieldset',
@@ -87,6 +90,7 @@ function createForm(models, create) {
       allowedModels: chosen.length === 0 ? null : chosen,
       rpm: v.rpm ? Number(v.rpm) : null,
       tpm: v.tpm ? Number(v.tpm) : null,
+      ...budgetBody(v, 'budget'),
     });
     f.reset();
   });
@@ -133,7 +137,7 @@ function showNewKey(area, secret, key) {
 function keysTable(keys, revoke) {
   return dataTable(
     'API keys',
-    ['Name', 'Prefix', 'Created (UTC)', 'Last used (UTC)', 'Expiry (UTC)', 'Allowed models', 'Limits (rpm / tpm)', 'Status', 'Actions'],
+    ['Name', 'Prefix', 'Created (UTC)', 'Last used (UTC)', 'Expiry (UTC)', 'Allowed models', 'Limits (rpm / tpm)', 'Budget (spent this period)', 'Status', 'Actions'],
     keys.map((k) => [
       k.name ?? '—',
       h('code', {}, `${k.prefix}…`),
@@ -142,6 +146,7 @@ function keysTable(keys, revoke) {
       when(k.expiresAt, 'none'),
       k.allowedModels === null ? 'all' : h('ul', { class: 'plain' }, k.allowedModels.map((/** @type {string} */ m) => h('li', {}, m))),
       `${k.rpm === null ? '—' : count(k.rpm)} / ${k.tpm === null ? '—' : count(k.tpm)}`,
+      budgetCell(k.budgetStatus),
       h('span', { class: `status ${k.status}` }, k.status),
       k.status === 'active'
         ? h('button', { type: 'button', class: 'danger small', 'aria-label': `Revoke key ${k.name ?? k.prefix}`, onclick: () => void revoke(k) }, 'Revoke')

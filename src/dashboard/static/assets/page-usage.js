@@ -1,5 +1,6 @@
 // @ts-check
-// Customer > Usage: requests, tokens and cost per day and per model for a date range: totals, a chart, tables.
+// Customer > Usage: requests, tokens and cost per day, per model and per key for a date range: totals, a
+// chart (by cost or by tokens), tables.
 import { api, enc, queryString } from './api.js';
 import { field, h, notice, replace } from './dom.js';
 import { onSubmit } from './forms.js';
@@ -19,8 +20,10 @@ const COLUMNS = /** @type {const} */ ([
 
 const COST_LABEL = 'Cost (USD)';
 
-/** What the chart can show: one of the columns, or all tokens together. */
+/** What the chart can show: the cost, one of the columns, or all tokens together. */
 const METRICS = /** @type {Array<[string, string, (r: any) => number]>} */ ([
+  // The chart draws bars: a double is exact enough for a bar's height (the tables show the exact decimals).
+  ['cost', COST_LABEL, (r) => Number(r.costUsd)],
   ['tokens', 'All tokens', (r) => r.inputTokens + r.outputTokens + r.cacheReadTokens + r.cacheWriteTokens],
   ...COLUMNS.map(([key, label]) => /** @type {[string, string, (r: any) => number]} */ ([key, label, (r) => r[key]])),
 ]);
@@ -82,7 +85,8 @@ function renderUsage(usage) {
     replace(
       chartArea,
       h('div', { class: 'chart-controls' }, h('label', { for: 'usage-metric' }, 'Chart shows'), select),
-      stackedBarChart({ title: `${label} per day and model, ${usage.from} to ${usage.to}`, days, series }),
+      // Dollars may be fractions of a cent: the axis steps down to a millionth of a dollar.
+      stackedBarChart({ title: `${label} per day and model, ${usage.from} to ${usage.to}`, days, series, minStep: select.value === 'cost' ? 1e-6 : 1 }),
       h('figcaption', { class: 'legend' }, models.map((/** @type {string} */ m, /** @type {number} */ i) =>
         h('span', {}, h('i', { class: `swatch swatch-${i % PALETTE.length}`, 'aria-hidden': 'true' }), m))),
     );
@@ -100,5 +104,8 @@ function renderUsage(usage) {
   const byDay = dataTable('Usage per day and model', ['Day', 'Model', ...headings], usage.rows.map((/** @type {any} */ r) => [r.day, r.model, ...cells(r)]), {
     numeric: numeric.map((i) => i + 1),
   });
-  return [totals, chartArea, h('h2', {}, 'Per model'), byModel, h('h2', {}, 'Per day and model'), byDay];
+  const byKey = (usage.byKey ?? []).length === 0
+    ? notice('ok', 'No key had requests in this range.')
+    : dataTable('Usage per key', ['Key', ...headings], usage.byKey.map((/** @type {any} */ k) => [h('span', {}, k.name ?? '—', ' ', h('code', {}, `${k.prefix}…`)), ...cells(k)]), { numeric });
+  return [totals, chartArea, h('h2', {}, 'Per model'), byModel, h('h2', {}, 'Per key'), byKey, h('h2', {}, 'Per day and model'), byDay];
 }

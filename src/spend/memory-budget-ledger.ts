@@ -1,0 +1,114 @@
+// The in-process budget ledger: one counter per budget and period, seeded from the usage store the first
+// time the period is used here (so a restart does not reset spend), then counted here. Used alone by a
+// gateway without Redis, and by a Redis gateway while Redis is not answering, with this instance's share
+// of what was left (share > 1: the limit divided by the live instances it last knew of).
+import { KEEP_AFTER_PERIOD_MS } from './budget-period.js';
+import { counterName, firstRefusal, type BudgetCharge, type BudgetDecision, type BudgetHold, type BudgetLedger, type SeedSpend } from './budget-ledger.js';
+
+interface Counter {
+  spent: number;
+  /** What the store said at seeding: a share is taken of what was left then. */
+  readonly seed: number;
+  /** Epoch ms after which nothing settles here any more (null: total, kept). */
+  readonly dropAfter: number | null;
+}
+
+class MemoryHold implements BudgetHold {
+  constructor(
+    readonly names: readonly string[],
+    readonly reserved: number,
+  ) {}
+}
+
+export interface MemoryBudgetLedgerOptions {
+  /** Live instances sharing the budgets; 1 (the default) gives this instance the whole of each. */
+  share?: () => number;
+  now?: () => number;
+}
+
+/** Counters checked for expiry once per this many reservations. */
+const SWEEP_EVERY = 1024;
+
+export class MemoryBudgetLedger implements BudgetLedger {
+  private readonly counters = new Map<string, Counter>();
+  private readonly seeding = new Map<string, Promise<void>>();
+  private reservations = 0;
+  private readonly share: () => number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly seed: SeedSpend,
+    options: MemoryBudgetLedgerOptions = {},
+  ) {
+    this.share = options.share ?? (() => 1);
+    this.now = options.now ?? Date.now;
+  }
+
+  reserve(charges: readonly BudgetCharge[], nanoUsd: number): BudgetDecision | Promise<BudgetDecision> {
+    if (++this.reservations % SWEEP_EVERY === 0) this.sweep();
+    const names = charges.map(counterName);
+    if (names.every((n) => this.counters.has(n))) return this.decide(charges, names, nanoUsd);
+    // Seeded first, then decided in one synchronous step: parallel requests never read the same room twice.
+    return Promise.all(charges.map((c, i) => this.seeded(c, names[i]))).then(() => this.decide(charges, names, nanoUsd));
+  }
+
+  settle(hold: BudgetHold, nanoUsd: number): void {
+    if (!(hold instanceof MemoryHold)) throw new TypeError('settle: not a hold of this ledger');
+    const delta = nanoUsd - hold.reserved;
+    if (delta === 0) return;
+    // A counter dropped meanwhile (its period long over) needs nothing: a later period starts from the store.
+    for (const name of hold.names) {
+      const counter = this.counters.get(name);
+      if (counter !== undefined) counter.spent += delta;
+    }
+  }
+
+  /** Counters held now (for tests: ended periods must not accumulate). */
+  get size(): number {
+    return this.counters.size;
+  }
+
+  /** Drops the counters of periods over for more than a day. */
+  sweep(now: number = this.now()): void {
+    for (const [name, c] of this.counters) if (c.dropAfter !== null && c.dropAfter < now) this.counters.delete(name);
+  }
+
+  private decide(charges: readonly BudgetCharge[], names: readonly string[], cost: number): BudgetDecision {
+    const counters = names.map((n, i) => this.counters.get(n) ?? this.create(n, charges[i], 0));
+    const spentBefore = counters.map((c) => c.spent);
+    const n = Math.max(1, Math.floor(this.share()));
+    const limits = counters.map((c, i) => limitOf(charges[i].budget.amountNanoUsd, c.seed, n));
+    const refusedBy = firstRefusal(charges, spentBefore, cost, limits);
+    if (refusedBy >= 0) return { allowed: false, refusedBy, spentBefore };
+    for (const c of counters) c.spent += cost;
+    return { allowed: true, hold: new MemoryHold(names, cost), spentBefore };
+  }
+
+  private seeded(charge: BudgetCharge, name: string): Promise<void> {
+    if (this.counters.has(name)) return Promise.resolve();
+    let pending = this.seeding.get(name);
+    if (pending === undefined) {
+      // One store read per counter however many requests wait for it; a failed read is tried again next time.
+      pending = this.seed(charge)
+        .then((spent) => {
+          if (!this.counters.has(name)) this.create(name, charge, spent);
+        })
+        .finally(() => this.seeding.delete(name));
+      this.seeding.set(name, pending);
+    }
+    return pending;
+  }
+
+  private create(name: string, charge: BudgetCharge, spent: number): Counter {
+    const resetsAt = charge.window.resetsAt;
+    const counter: Counter = { spent, seed: spent, dropAfter: resetsAt === null ? null : resetsAt + KEEP_AFTER_PERIOD_MS };
+    this.counters.set(name, counter);
+    return counter;
+  }
+}
+
+/** Alone, the whole amount; one of n instances, what was spent at seeding plus its part of what was left then. */
+function limitOf(amount: number, seed: number, n: number): number {
+  if (n <= 1) return amount;
+  return seed + Math.floor(Math.max(0, amount - seed) / n);
+}
