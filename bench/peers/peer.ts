@@ -118,7 +118,8 @@ function freePort(): Promise<number> {
 
 const TICKS_PER_SECOND = 100;
 
-function procCpuUs(pid: number): number {
+/** User + system CPU of a process so far (all its threads), in µs. */
+export function procCpuUs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command name (which may hold spaces) start after the last ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -6,11 +6,11 @@
 // Writes its section of bench/RESULTS.md. Needs PostgreSQL and Redis as the tests do (test/README.md).
 //
 //   node dist/bench/tools/fleet-accuracy.js [--seconds 60] [--rpm 600] [--instances 3] [--clients 4] [--results-file F] [--no-write]
-import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { createFleetKey } from '../../test/helpers/fleet.js';
 import { startTestFleet } from '../../test/helpers/test-fleet.js';
+import { describeHost, hostRun, type HostRun } from '../host-run.js';
 import { round } from '../results.js';
 import { RESULTS_FILE, writeSection } from '../results-file.js';
 
@@ -24,12 +24,7 @@ export interface FleetAccuracyOptions {
   clients: number;
 }
 
-export interface FleetAccuracyReport {
-  startedAt: string;
-  cores: number;
-  node: string;
-  loadBefore: number[];
-  loadAfter: number[];
+export interface FleetAccuracyReport extends HostRun {
   options: FleetAccuracyOptions;
   /** What the bucket lets through over the run: rpm + rpm x seconds / 60. */
   bucketAllows: number;
@@ -45,7 +40,7 @@ export interface FleetAccuracyReport {
 const MODEL = 'claude-sonnet-4-6';
 
 /** Runs its own teardowns (last registered first), as the test runner would. */
-class Teardowns {
+export class Teardowns {
   private readonly fns: (() => unknown)[] = [];
   teardown(fn: () => unknown): void {
     this.fns.push(fn);
@@ -56,8 +51,7 @@ class Teardowns {
 }
 
 export async function runFleetAccuracy(opts: FleetAccuracyOptions): Promise<FleetAccuracyReport> {
-  const startedAt = new Date().toISOString();
-  const loadBefore = loadavg().map((l) => round(l, 2));
+  const host = hostRun();
   const teardowns = new Teardowns();
   try {
     const fleet = await startTestFleet(teardowns, { instances: opts.instances, startTimeoutMs: 180_000 });
@@ -96,11 +90,7 @@ export async function runFleetAccuracy(opts: FleetAccuracyOptions): Promise<Flee
     }
     const accepted = perInstance.reduce((sum, p) => sum + p.accepted, 0);
     return {
-      startedAt,
-      cores: cpus().length,
-      node: process.version,
-      loadBefore,
-      loadAfter: loadavg().map((l) => round(l, 2)),
+      ...host(),
       options: opts,
       bucketAllows: Math.floor(opts.rpm + (opts.rpm * elapsedSec) / 60),
       accepted,
@@ -122,7 +112,7 @@ export function formatFleetAccuracy(r: FleetAccuracyReport): string {
   return [
     '## A key\'s rpm limit over a fleet (`tools/fleet-accuracy.ts`)',
     '',
-    `${r.startedAt.slice(0, 16).replace('T', ' ')} UTC; ${r.cores} cores, load average ${r.loadBefore.join(' / ')} at the start and ${r.loadAfter.join(' / ')} at the end (1, 5, 15 min); Node ${r.node}.`,
+    describeHost(r),
     `${instances} \`serve\` processes on one PostgreSQL database and one Redis, each answering from its built-in simulator;`,
     `${clients} connections per instance sending one request after another for ${seconds} s, round-robin over the instances, messages and chat alternating,`,
     `all with one key of ${rpm} rpm (${r.sentPerSecond} requests per second sent in all).`,

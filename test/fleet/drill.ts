@@ -1,9 +1,13 @@
 // What the fault drills share: a local fleet (src/fleet, what `npm run fleet` runs) of three real
 // `serve` processes on a fresh PostgreSQL database and the machine's Redis, behind a real HAProxy, in
 // front of one simulator with paced streams; a steady mixed load through HAProxy that records every
-// request's outcome; and the usage rows the fleet wrote.
-import { spawnSync } from 'node:child_process';
+// request's outcome; and the usage rows the fleet wrote. A drill may put a cuttable relay
+// (test/helpers/cuttable-relay.ts) between the instances and PostgreSQL or Redis, to partition them.
+import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Test } from 'tap';
 import { Agent, request } from 'undici';
 import { gatewayCommand } from '../../src/fleet/gateway-process.js';
@@ -12,27 +16,63 @@ import type { HealthCheck } from '../../src/fleet/haproxy-config.js';
 import { startLocalFleet, type LocalFleet } from '../../src/fleet/local-fleet.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { adminClient, deleteKeys, REDIS_URL } from '../unit/ratelimit/redis/redis-test-env.js';
+import { CuttableRelay } from '../helpers/cuttable-relay.js';
 import { migratedDatabase } from '../helpers/postgres.js';
 
 /** Short, so a drill takes seconds: out after 2 failed checks 200 ms apart (drain delay 1.4 s). */
 export const DRILL_CHECK: HealthCheck = { interMs: 200, fall: 2, rise: 2 };
 export const USAGE_FLUSH_MS = 500;
 const UPSTREAM_KEY = 'sk-drill-upstream-0123456789abcdef';
+/**
+ * The drill key's requests per minute: far above what the load sends, so the limit never refuses,
+ * but set, so every request asks Redis (the limiter is on the path of every drill).
+ */
+const DRILL_KEY_RPM = 1_000_000;
+
+export type Store = 'postgres' | 'redis';
+
+export interface DrillOptions {
+  /** The stores the instances reach through a relay the drill can cut (the CLI and the checks go direct). */
+  readonly relays?: readonly Store[];
+  /** Settings of every instance, over the drill's. */
+  readonly env?: Readonly<Record<string, string>>;
+}
 
 export interface Drill {
   readonly fleet: LocalFleet;
   /** A gateway key's secret: for requests only. */
   readonly key: string;
+  /** Each instance's own address, past HAProxy. */
+  readonly instanceUrls: readonly string[];
+  /** The relay in front of that store (it must have been asked for in the options). */
+  relay(store: Store): CuttableRelay;
+  /** Runs `model-gateway <args>` against the drill's database, as an operator would; its stdout. */
+  cli(...args: string[]): Promise<string>;
   /** The request ids of the usage rows in the database. */
   usageRequestIds(): Promise<Set<string>>;
+  /** Request ids with more than one usage row (a replay must never count twice). */
+  duplicateUsage(): Promise<string[]>;
   /** Every instance's newest output and HAProxy's, for a failed assertion. */
   output(): string;
 }
 
 /** Fails at once, saying how to get it, when HAProxy is not installed. */
-export async function startDrill(t: Test): Promise<Drill> {
+export async function startDrill(t: Test, opts: DrillOptions = {}): Promise<Drill> {
   requireHaproxy();
   const { url: databaseUrl, pool } = await migratedDatabase(t);
+  const relays = new Map<Store, CuttableRelay>();
+  const throughRelay = async (store: Store, url: string): Promise<string> => {
+    if (!opts.relays?.includes(store)) return url;
+    const target = new URL(url);
+    const relay = new CuttableRelay(target.hostname, Number(target.port || (store === 'postgres' ? 5432 : 6379)));
+    target.port = String(await relay.listen());
+    t.teardown(() => relay.close());
+    relays.set(store, relay);
+    return target.toString();
+  };
+  // Usage spill files (PostgreSQL unreachable) go to a folder of the drill's, shared by its instances as a host's would be.
+  const dataDir = mkdtempSync(join(tmpdir(), 'mgw-drill-data-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   // Streams of ~0.5 s: a drain always finds some under way.
   const simulator = await startSimulator({ port: 0, host: '127.0.0.1', apiKey: UPSTREAM_KEY, ttftMs: 30, tokensPerSecond: 30, replyTokens: 15 });
   t.teardown(() => simulator.close());
@@ -44,8 +84,9 @@ export async function startDrill(t: Test): Promise<Drill> {
   });
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
-    DATABASE_URL: databaseUrl,
-    REDIS_URL,
+    DATABASE_URL: await throughRelay('postgres', databaseUrl),
+    REDIS_URL: await throughRelay('redis', REDIS_URL),
+    GATEWAY_DATA_DIR: dataDir,
     GATEWAY_REDIS_PREFIX: redisPrefix,
     GATEWAY_ADMIN_TOKEN: `mgwadm_drill_${randomBytes(16).toString('hex')}`,
     ANTHROPIC_BASE_URL: simulator.url,
@@ -56,9 +97,12 @@ export async function startDrill(t: Test): Promise<Drill> {
     GATEWAY_RETRY_ATTEMPTS: '1',
     // Three gateways on a small machine: no translation thread each.
     GATEWAY_TRANSLATE_THREADS: '0',
+    ...opts.env,
   };
   const command = gatewayCommand();
-  const created = spawnSync(command.execPath, [...command.args, 'keys', 'create', '--customer', 'drill'], { env: { ...command.env, ...env }, encoding: 'utf8' });
+  // Past the relays: an operator's command reaches the database whatever the drill cuts.
+  const cliEnv = { ...command.env, ...env, DATABASE_URL: databaseUrl, REDIS_URL };
+  const created = spawnSync(command.execPath, [...command.args, 'keys', 'create', '--customer', 'drill', '--rpm', String(DRILL_KEY_RPM)], { env: cliEnv, encoding: 'utf8' });
   if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
   const key = created.stdout.trim();
 
@@ -67,9 +111,26 @@ export async function startDrill(t: Test): Promise<Drill> {
   return {
     fleet,
     key,
+    instanceUrls: fleet.instances.map((i) => `http://127.0.0.1:${i.port}`),
+    relay(store) {
+      const relay = relays.get(store);
+      if (relay === undefined) throw new Error(`the drill was started without a relay in front of ${store}`);
+      return relay;
+    },
+    cli: (...args) =>
+      new Promise((resolve, reject) => {
+        // Not spawnSync: the load and the polling go on while the command runs.
+        execFile(command.execPath, [...command.args, ...args], { env: cliEnv }, (err, stdout, stderr) =>
+          err ? reject(new Error(`model-gateway ${args.slice(0, 2).join(' ')} failed: ${stderr}`)) : resolve(stdout.trim()),
+        );
+      }),
     async usageRequestIds() {
       const { rows } = await pool.query<{ request_id: string }>('SELECT request_id FROM usage_records');
       return new Set(rows.map((r) => r.request_id));
+    },
+    async duplicateUsage() {
+      const { rows } = await pool.query<{ request_id: string }>('SELECT request_id FROM usage_records GROUP BY 1 HAVING count(*) > 1');
+      return rows.map((r) => r.request_id);
     },
     output: () =>
       [...fleet.instances.map((i) => `--- ${i.name} (:${i.port}) ---\n${i.tail()}`), `--- haproxy ---\n${fleet.haproxy.output()}`].join('\n'),
@@ -85,6 +146,8 @@ export interface Outcome {
   readonly kind: Kind;
   /** performance.now() when sent and when its answer ended (or failed). */
   readonly startedAt: number;
+  /** When the answer's headers came (a stream's first byte); null when none came. */
+  readonly headersAt: number | null;
   readonly endedAt: number;
   readonly status: number | null;
   /** HAProxy's x-fleet-instance: which instance answered. */
@@ -131,9 +194,11 @@ async function send(agent: Agent, base: string, key: string, kind: Kind): Promis
     ? { model: 'claude-sonnet-4-6', stream, messages: [{ role: 'user', content }] }
     : { model: 'claude-sonnet-4-6', max_tokens: 64, stream, messages: [{ role: 'user', content }] };
   const startedAt = performance.now();
+  let headersAt: number | null = null;
   const done = (status: number | null, headers: Record<string, unknown>, error: string | null): Outcome => ({
     kind,
     startedAt,
+    headersAt,
     endedAt: performance.now(),
     status,
     instance: typeof headers['x-fleet-instance'] === 'string' ? headers['x-fleet-instance'] : null,
@@ -150,6 +215,7 @@ async function send(agent: Agent, base: string, key: string, kind: Kind): Promis
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
+    headersAt = performance.now();
     status = res.statusCode;
     headers = res.headers;
     const text = await res.body.text();
@@ -179,6 +245,20 @@ export function countBy<T>(items: readonly T[], keyOf: (item: T) => string | nul
 
 export function describe(o: Outcome, origin: number): string {
   return `${o.kind} sent at +${Math.round(o.startedAt - origin)} ms, ended +${Math.round(o.endedAt - origin)} ms on ${o.instance ?? '?'}: ${o.error}`;
+}
+
+/** The value of a metric line (labels included, exactly as exposed) on one instance; null when absent. */
+export async function metricOf(instanceUrl: string, line: string): Promise<number | null> {
+  const res = await request(`${instanceUrl}/metrics`);
+  const text = await res.body.text();
+  const found = text.split('\n').find((l) => l.startsWith(`${line} `));
+  return found === undefined ? null : Number(found.slice(line.length + 1));
+}
+
+/** How long the client waited for what it waits on: the headers of a stream (its first byte), the whole answer otherwise. */
+export function waitedMs(o: Outcome): number {
+  const until = o.kind.endsWith('-stream') ? (o.headersAt ?? o.endedAt) : o.endedAt;
+  return until - o.startedAt;
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,397 @@
+// How the fleet's costs scale: the same fixed-rate load (messages and chat in turn, one limited key, so
+// Redis is on every request's path) through HAProxy to a local fleet (src/fleet, what `npm run fleet`
+// runs) of 1 and then 3 `serve` instances on one PostgreSQL database and one Redis, in front of the
+// simulator. Per request: each instance's CPU (/proc/<pid>/stat, all its threads, over the requests
+// HAProxy sent it), PostgreSQL transactions and rows (pg_stat_database of the run's own database:
+// pg_stat_statements is not loaded on these machines), Redis commands (INFO commandstats of a
+// redis-server of the run's own), and the usage rows each write transaction carried (rows per distinct
+// xmin in usage_records). CPU per request per instance must not grow with the instances (within 10%).
+// Writes its section of bench/RESULTS.md; docs/scaling.md projects from these numbers.
+//
+//   node dist/bench/tools/scaling.js [--sizes 1,3] [--seconds 20] [--rate 200] [--rate-per-instance] [--connections 16] [--warmup 3]
+//                                     [--idle 10] [--settle 11] [--results-file F] [--no-write]
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { createClient } from 'redis';
+import { gatewayCommand, type GatewayCommand } from '../../src/fleet/gateway-process.js';
+import { requireHaproxy } from '../../src/fleet/haproxy.js';
+import { startLocalFleet, type LocalFleet } from '../../src/fleet/local-fleet.js';
+import { startSimulator } from '../../src/simulator/index.js';
+import { createTestDatabase } from '../../test/helpers/postgres.js';
+import { runLoad } from '../load.js';
+import { procCpuUs } from '../peers/peer.js';
+import { startPrivateRedis } from '../private-redis.js';
+import { describeHost, hostRun, type HostRun } from '../host-run.js';
+import { round } from '../results.js';
+import { RESULTS_FILE, writeSection } from '../results-file.js';
+import { MODEL, type RequestSpec } from '../scenarios.js';
+import { Teardowns } from './fleet-accuracy.js';
+
+/** Its sections of bench/RESULTS.md: the same load in all, and (--rate-per-instance) the same load per instance. */
+export const sectionOf = (o: Pick<ScalingOptions, 'ratePerInstance'>) => (o.ratePerInstance ? 'scaling-rate-per-instance' : 'scaling');
+/** CPU per request per instance with the most instances over that with the fewest: the target. */
+export const CPU_GROWTH_LIMIT = 1.1;
+const UPSTREAM_KEY = 'sk-scaling-upstream-0123456789abcdef';
+/** The key's limit: never reached by the load, but set, so every request asks Redis. */
+const KEY_RPM = 100_000_000;
+
+export interface ScalingOptions {
+  /** Fleet sizes, measured one after another. */
+  sizes: number[];
+  seconds: number;
+  /** Requests per second through HAProxy, the same for every size: below what one instance can take. */
+  rate: number;
+  /** The rate is per instance instead (×instances through HAProxy): each instance as busy whatever the size. */
+  ratePerInstance: boolean;
+  connections: number;
+  warmupSeconds: number;
+  /** Without traffic, before the load: each instance's idle rates. */
+  idleSeconds: number;
+  /**
+   * Waited before each reading: a usage flush (1 s) and PostgreSQL's statistics, which a backend that
+   * goes idle reports up to 10 s later (PostgreSQL 15).
+   */
+  settleSeconds: number;
+}
+
+/**
+ * A counter (CPU, transactions, commands) split in two: what the instances spend without traffic (key
+ * polls, limiter heartbeats, timers: per instance and second, measured over an idle window just before
+ * the load) and what each request adds on top; the raw figure is all of it over the requests.
+ */
+export interface Split {
+  idlePerInstancePerSecond: number;
+  perRequest: number;
+  rawPerRequest: number;
+}
+
+export interface InstanceCost {
+  name: string;
+  requests: number;
+  /** CPU µs. */
+  cpu: Split;
+}
+
+export interface SizeResult {
+  instances: number;
+  /** Answered 200 / anything else, over the measured window. */
+  ok: number;
+  unexpected: number;
+  rps: number;
+  p99Ms: number;
+  perInstance: InstanceCost[];
+  /** CPU µs of all instances together. */
+  cpu: Split;
+  pgTransactions: Split;
+  pgRowsInserted: Split;
+  pgRowsUpdated: Split;
+  /** As INFO commandstats counts them: a script's own commands included. */
+  redisCommands: Split;
+  /** EVALSHA / EVAL / FCALL calls: the round trips of the limiter's scripts. */
+  redisScriptCalls: Split;
+  /** Redis's own time in the scripts (commandstats usec of the script calls, their commands included), µs. */
+  redisScriptUsec: Split;
+  /** Raw calls per request of each command. */
+  redisByCommand: Record<string, number>;
+  usage: { rows: number; transactions: number; rowsPerTransaction: number; bytesPerRow: number };
+}
+
+export interface ScalingReport extends HostRun {
+  options: ScalingOptions;
+  sizes: SizeResult[];
+  /** CPU per request per instance (what a request adds), most instances over fewest; null with one size. */
+  cpuGrowth: number | null;
+  /** The same with the idle cost spread over the requests. */
+  rawCpuGrowth: number | null;
+}
+
+function requestsFor(secret: string): RequestSpec[] {
+  const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
+  const messages = [{ role: 'user', content: 'how does it scale?' }];
+  return [
+    { method: 'POST', path: '/gateway/v1/messages', headers, body: JSON.stringify({ model: MODEL, max_tokens: 64, messages }) },
+    { method: 'POST', path: '/gateway/openai/v1/chat/completions', headers, body: JSON.stringify({ model: MODEL, max_tokens: 64, messages }) },
+  ];
+}
+
+function runCli(command: GatewayCommand, env: Record<string, string>, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(command.execPath, [...command.args, ...args], { env: { ...command.env, ...env } }, (err, stdout, stderr) =>
+      err ? reject(new Error(`model-gateway ${args.slice(0, 2).join(' ')} failed: ${stderr}`)) : resolve(stdout.trim()),
+    );
+  });
+}
+
+function redisClient(url: string) {
+  const client = createClient({ url });
+  client.on('error', () => {});
+  return client;
+}
+type RedisClient = ReturnType<typeof redisClient>;
+
+/** Every counter the tool reads, flat: cpu:<instance>, sessions:<instance>, pg:<column>, redis:<command>, usage:<what>. */
+type Counters = Record<string, number>;
+
+const SCRIPT_COMMANDS = ['evalsha', 'eval', 'evalsha_ro', 'eval_ro', 'fcall', 'fcall_ro'];
+/** Queries of the tool's own connection between two snapshots (the two of a snapshot): not the gateways'. */
+const OWN_TRANSACTIONS_PER_SNAPSHOT = 2;
+
+/** `cmdstat_evalsha:calls=12,usec=300,...` lines: calls and µs per command, INFO itself left out (it is the bench asking). */
+export function commandCalls(info: string): Record<string, { calls: number; usec: number }> {
+  const stats: Record<string, { calls: number; usec: number }> = {};
+  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) {
+    if (match[1] !== 'info') stats[match[1]!] = { calls: Number(match[2]), usec: Number(match[3]) };
+  }
+  return stats;
+}
+
+async function snapshot(fleet: LocalFleet, db: pg.Client, redis: RedisClient): Promise<{ at: number; counters: Counters }> {
+  const servers = await fleet.haproxy.servers();
+  const [stats, usage, info] = await Promise.all([
+    db.query<{ xact_commit: string; tup_inserted: string; tup_updated: string }>(
+      'SELECT xact_commit, tup_inserted, tup_updated FROM pg_stat_database WHERE datname = current_database()',
+    ),
+    db.query<{ rows: string; transactions: string; bytes: string }>(
+      `SELECT count(*) AS rows, count(DISTINCT xmin::text) AS transactions,
+        (SELECT coalesce(sum(pg_total_relation_size(inhrelid)), 0) FROM pg_inherits WHERE inhparent = 'usage_records'::regclass) AS bytes
+       FROM usage_records`,
+    ),
+    redis.info('commandstats'),
+  ]);
+  const counters: Counters = {};
+  for (const inst of fleet.instances) {
+    counters[`cpu:${inst.name}`] = procCpuUs(inst.pid!);
+    counters[`sessions:${inst.name}`] = servers.find((x) => x.name === inst.name)?.sessions ?? 0;
+  }
+  for (const [column, value] of Object.entries(stats.rows[0]!)) counters[`pg:${column}`] = Number(value);
+  for (const [command, { calls, usec }] of Object.entries(commandCalls(info))) {
+    counters[`redis:${command}`] = calls;
+    counters[`redis-usec:${command}`] = usec;
+  }
+  counters['usage:rows'] = Number(usage.rows[0]!.rows);
+  counters['usage:transactions'] = Number(usage.rows[0]!.transactions);
+  counters['usage:bytes'] = Number(usage.rows[0]!.bytes);
+  return { at: performance.now(), counters };
+}
+
+/** Each counter's growth from `a` to `b` (a counter absent from `a` started at 0). */
+export function growth(a: Counters, b: Counters): Counters {
+  return Object.fromEntries(Object.entries(b).map(([k, v]) => [k, v - (a[k] ?? 0)]));
+}
+
+/** Splits a counter's growth under load into the idle rate (measured before) and what each request added. */
+export function split(idle: number, idleSec: number, loaded: number, loadedSec: number, requests: number, instances: number): Split {
+  const idlePerSecond = idle / idleSec;
+  return {
+    idlePerInstancePerSecond: round(idlePerSecond / instances, 3),
+    perRequest: round((loaded - idlePerSecond * loadedSec) / requests, 4),
+    rawPerRequest: round(loaded / requests, 4),
+  };
+}
+
+const sumOf = (c: Counters, prefix: string, names?: readonly string[]) =>
+  Object.entries(c).reduce((n, [k, v]) => (k.startsWith(prefix) && (names === undefined || names.includes(k.slice(prefix.length))) ? n + v : n), 0);
+
+async function measureSize(
+  instances: number,
+  opts: ScalingOptions,
+  setup: { command: GatewayCommand; env: Record<string, string>; secret: string; db: pg.Client; redis: RedisClient },
+): Promise<SizeResult> {
+  const fleet = await startLocalFleet({ instances, command: setup.command, env: setup.env, startTimeoutMs: 180_000 });
+  try {
+    const requests = requestsFor(setup.secret);
+    const rate = opts.ratePerInstance ? opts.rate * instances : opts.rate;
+    const load = (durationSec: number) => runLoad({ url: fleet.url, connections: opts.connections, durationSec, requests, expectStatus: 200, overallRate: rate });
+    // Connections, JIT, the key cache and the limiter's scripts warm before anything counts.
+    if (opts.warmupSeconds > 0) await load(opts.warmupSeconds);
+    const wait = (seconds: number) => new Promise((r) => setTimeout(r, seconds * 1000));
+    await wait(opts.settleSeconds);
+    const idleFrom = await snapshot(fleet, setup.db, setup.redis);
+    await wait(opts.idleSeconds);
+    const before = await snapshot(fleet, setup.db, setup.redis);
+    const result = await load(opts.seconds);
+    await wait(opts.settleSeconds);
+    const after = await snapshot(fleet, setup.db, setup.redis);
+
+    const idle = growth(idleFrom.counters, before.counters);
+    const loaded = growth(before.counters, after.counters);
+    for (const d of [idle, loaded]) d['pg:xact_commit']! -= OWN_TRANSACTIONS_PER_SNAPSHOT;
+    const idleSec = (before.at - idleFrom.at) / 1000;
+    const loadedSec = (after.at - before.at) / 1000;
+    const answered = sumOf(loaded, 'sessions:');
+    const splitOf = (pick: (c: Counters) => number, n = instances, req = answered) => split(pick(idle), idleSec, pick(loaded), loadedSec, req, n);
+    const perInstance = fleet.instances.map((inst) => {
+      const served = loaded[`sessions:${inst.name}`]!;
+      return { name: inst.name, requests: served, cpu: splitOf((c) => c[`cpu:${inst.name}`]!, 1, served) };
+    });
+    const redisByCommand: Record<string, number> = {};
+    for (const [k, v] of Object.entries(loaded)) if (k.startsWith('redis:') && v > 0) redisByCommand[k.slice(6)] = round(v / answered, 3);
+    const usageRows = loaded['usage:rows']!;
+    const usageTransactions = loaded['usage:transactions']!;
+    return {
+      instances,
+      ok: result.ok,
+      unexpected: result.unexpected,
+      rps: round(result.rps, 0),
+      p99Ms: round(result.latencyMs.summary().p99, 1),
+      perInstance,
+      cpu: splitOf((c) => sumOf(c, 'cpu:')),
+      pgTransactions: splitOf((c) => c['pg:xact_commit']!),
+      pgRowsInserted: splitOf((c) => c['pg:tup_inserted']!),
+      pgRowsUpdated: splitOf((c) => c['pg:tup_updated']!),
+      redisCommands: splitOf((c) => sumOf(c, 'redis:')),
+      redisScriptCalls: splitOf((c) => sumOf(c, 'redis:', SCRIPT_COMMANDS)),
+      redisScriptUsec: splitOf((c) => sumOf(c, 'redis-usec:', SCRIPT_COMMANDS)),
+      redisByCommand,
+      usage: { rows: usageRows, transactions: usageTransactions, rowsPerTransaction: round(usageTransactions > 0 ? usageRows / usageTransactions : NaN, 1),
+        // On disk, table and indexes: what a month of rows costs (pages fill as rows come, so a short run reads a little high).
+        bytesPerRow: round(after.counters['usage:bytes']! / after.counters['usage:rows']!, 0),
+      },
+    };
+  } finally {
+    await fleet.stop();
+  }
+}
+
+export async function runScaling(opts: ScalingOptions, log: (line: string) => void = () => {}): Promise<ScalingReport> {
+  requireHaproxy();
+  const host = hostRun();
+  const teardowns = new Teardowns();
+  try {
+    const databaseUrl = await createTestDatabase(teardowns);
+    const redisServer = await startPrivateRedis();
+    teardowns.teardown(() => redisServer.stop());
+    const simulator = await startSimulator({ port: 0, host: '127.0.0.1', apiKey: UPSTREAM_KEY });
+    teardowns.teardown(() => simulator.close());
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisServer.url,
+      GATEWAY_ADMIN_TOKEN: `mgwadm_scaling_${randomBytes(16).toString('hex')}`,
+      ANTHROPIC_BASE_URL: simulator.url,
+      ANTHROPIC_API_KEY: UPSTREAM_KEY,
+      // The access log is part of a request's cost in production: kept.
+      LOG_LEVEL: 'info',
+    };
+    const command = gatewayCommand();
+    const secret = await runCli(command, env, ['keys', 'create', '--customer', 'scaling', '--rpm', String(KEY_RPM)]);
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    teardowns.teardown(() => db.end());
+    const redis = redisClient(redisServer.url);
+    await redis.connect();
+    teardowns.teardown(() => redis.quit());
+
+    const sizes: SizeResult[] = [];
+    for (const instances of opts.sizes) {
+      log(`${instances} instance(s): ${opts.rate} requests/s${opts.ratePerInstance ? ' per instance' : ''} for ${opts.seconds} s`);
+      const result = await measureSize(instances, opts, { command, env, secret, db, redis });
+      log(`${instances} instance(s): ${result.cpu.perRequest} µs CPU per request (${result.cpu.rawPerRequest} with the idle cost), ${result.redisCommands.perRequest} Redis commands and ${result.pgTransactions.perRequest} PostgreSQL transactions per request`);
+      sizes.push(result);
+    }
+    const first = sizes[0]!;
+    const last = sizes[sizes.length - 1]!;
+    return {
+      ...host(),
+      options: opts,
+      sizes,
+      cpuGrowth: sizes.length > 1 ? round(last.cpu.perRequest / first.cpu.perRequest, 3) : null,
+      rawCpuGrowth: sizes.length > 1 ? round(last.cpu.rawPerRequest / first.cpu.rawPerRequest, 3) : null,
+    };
+  } finally {
+    await teardowns.run();
+  }
+}
+
+const cell = (x: Split) => `${x.perRequest} (${x.rawPerRequest})`;
+
+/** The markdown of the tool's section of bench/RESULTS.md. */
+export function formatScaling(r: ScalingReport): string {
+  const { seconds, rate, connections } = r.options;
+  const rows = r.sizes.map((s) =>
+    [
+      s.instances,
+      `${s.rps} (${s.unexpected} not 200)`,
+      s.p99Ms,
+      s.perInstance.map((p) => `${Math.round(p.cpu.perRequest)} (${Math.round(p.cpu.rawPerRequest)}), ${p.requests} req`).join(' · '),
+      `${Math.round(s.cpu.perRequest)} (${Math.round(s.cpu.rawPerRequest)})`,
+      cell(s.pgTransactions),
+      cell(s.pgRowsInserted),
+      cell(s.pgRowsUpdated),
+      cell(s.redisCommands),
+      cell(s.redisScriptCalls),
+      cell(s.redisScriptUsec),
+      `${s.usage.rowsPerTransaction} (${s.usage.rows} / ${s.usage.transactions})`,
+      s.usage.bytesPerRow,
+    ].join(' | '),
+  );
+  const idle = r.sizes.map(
+    (s) =>
+      `${s.instances} instance(s), each without traffic: ${round(s.cpu.idlePerInstancePerSecond / 1000, 1)} ms CPU/s, ` +
+      `${s.pgTransactions.idlePerInstancePerSecond} PostgreSQL transactions/s, ${s.redisCommands.idlePerInstancePerSecond} Redis commands/s. ` +
+      `Redis calls per request by command: ${Object.entries(s.redisByCommand).map(([c, n]) => `${c} ${n}`).join(', ')}.`,
+  );
+  const verdict = (g: number | null) => (g === null ? 'n/a' : `**${g}** (target ≤ ${CPU_GROWTH_LIMIT}: ${g <= CPU_GROWTH_LIMIT ? 'met' : 'NOT met'})`);
+  const growth =
+    r.cpuGrowth === null
+      ? 'One fleet size only: no comparison.'
+      : `CPU per request per instance, ${r.sizes[r.sizes.length - 1]!.instances} instances over ${r.sizes[0]!.instances}: what a request adds ${verdict(r.cpuGrowth)}; ` +
+        `with the idle cost spread over the requests ${r.rawCpuGrowth} (each instance's idle cost is per second, not per request: at a fixed rate more instances carry more of it).` +
+        (r.options.ratePerInstance
+          ? ''
+          : ' With the same load in all, each instance is as many times less busy as there are instances, and a less busy Node process spends more CPU per request' +
+            ' (fewer requests share each wake-up of its event loop): `--rate-per-instance` compares instances equally busy.');
+  return [
+    `## How the fleet scales: per-request costs with ${r.sizes.map((s) => s.instances).join(' and ')} instances, ${r.options.ratePerInstance ? 'the same load per instance' : 'the same load in all'} (\`tools/scaling.ts\`)`,
+    '',
+    describeHost(r, ' shared with the load, HAProxy and the simulator'),
+    `${rate} requests/s ${r.options.ratePerInstance ? 'per instance (times the instances through HAProxy)' : 'in all (whatever the instances)'} for ${seconds} s over ${connections} connections through HAProxy (messages and chat in turn, not streamed, one key with an rpm limit so the limiter asks Redis on every request),`,
+    "to `serve` instances on one PostgreSQL database and a redis-server of the run's own, access log on. CPU: /proc/<pid>/stat of each instance (all threads) over the requests HAProxy sent it;",
+    "PostgreSQL: pg_stat_database deltas of the run's database (transactions committed, reads included; rows inserted and updated; pg_stat_statements is not loaded here); Redis: INFO commandstats deltas",
+    '(the commands a script runs are counted as well as the script call); usage rows per write transaction: rows over distinct inserting transactions (xmin) in usage_records.',
+    `Each cell: what one request adds, the idle rate of every instance (measured for ${r.options.idleSeconds} s before the load) taken out; in brackets, everything over the requests.`,
+    '',
+    '| instances | requests/s (errors) | p99 ms | CPU µs/request, each instance | CPU µs/request, all | PG transactions/request | PG rows inserted/request | PG rows updated/request | Redis commands/request | Redis script calls/request | Redis µs in scripts/request | usage rows per transaction (rows / transactions) | usage bytes per row on disk |',
+    '|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|',
+    ...rows.map((row) => `| ${row} |`),
+    '',
+    ...idle,
+    '',
+    growth,
+  ].join('\n');
+}
+
+if (/bench\/tools\/scaling\.(js|ts)$/.test(process.argv[1] ?? '')) {
+  const { values } = parseArgs({
+    options: {
+      sizes: { type: 'string', default: '1,3' },
+      seconds: { type: 'string', default: '20' },
+      rate: { type: 'string', default: '200' },
+      connections: { type: 'string', default: '16' },
+      warmup: { type: 'string', default: '3' },
+      idle: { type: 'string', default: '10' },
+      settle: { type: 'string', default: '11' },
+      'results-file': { type: 'string' },
+      'rate-per-instance': { type: 'boolean', default: false },
+      'no-write': { type: 'boolean', default: false },
+    },
+  });
+  const report = await runScaling(
+    {
+      sizes: values.sizes.split(',').map(Number),
+      seconds: Number(values.seconds),
+      rate: Number(values.rate),
+      ratePerInstance: values['rate-per-instance'],
+      connections: Number(values.connections),
+      warmupSeconds: Number(values.warmup),
+      idleSeconds: Number(values.idle),
+      settleSeconds: Number(values.settle),
+    },
+    (line) => process.stderr.write(`[scaling] ${line}\n`),
+  );
+  const section = formatScaling(report);
+  console.log(section);
+  if (!values['no-write']) writeSection(values['results-file'] ?? RESULTS_FILE, sectionOf(report.options), section);
+}
