@@ -37,6 +37,8 @@ export class UsageWriter {
   readonly stats: UsageWriterStats = { written: 0, dropped: 0, failedWrites: 0, spilled: 0 };
   private buffer: UsageRecord[] = [];
   private flushing: Promise<void> | null = null;
+  /** Rows at the front of the buffer that the flush under way is writing. */
+  private inFlight = 0;
   private flushScheduled = false;
   private closed = false;
   private readonly timer: NodeJS.Timeout;
@@ -78,7 +80,7 @@ export class UsageWriter {
       return;
     }
     this.buffer.push(r);
-    if (this.buffer.length >= this.flushAt && !this.flushScheduled) {
+    if (this.buffer.length - this.inFlight >= this.flushAt && !this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => {
         this.flushScheduled = false;
@@ -87,8 +89,17 @@ export class UsageWriter {
     }
   }
 
-  /** Writes everything buffered, batch by batch; rejects (keeping the rows) when the store fails. */
-  flush(): Promise<void> {
+  /**
+   * Writes everything buffered, rows that arrive meanwhile included, batch by batch; rejects (keeping
+   * the rows) when the store fails. Ends once the buffer is empty: for a close, or a quiet moment.
+   */
+  async flush(): Promise<void> {
+    do await this.flushBuffered();
+    while (this.buffer.length > 0);
+  }
+
+  /** Writes the rows buffered when it starts; rows that arrive meanwhile wait for the next flush. */
+  private flushBuffered(): Promise<void> {
     this.flushing ??= this.drain().finally(() => {
       this.flushing = null;
     });
@@ -103,7 +114,8 @@ export class UsageWriter {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
-    await this.flushQuietly();
+    // Everything: a timer's flush under way took only the rows of its start.
+    await this.flushQuietly(() => this.flush());
     if (this.spill !== null && this.buffer.length > 0) this.spillBuffer();
     this.stats.dropped += this.buffer.length;
     this.buffer = [];
@@ -113,14 +125,24 @@ export class UsageWriter {
   private async drain(): Promise<void> {
     // Spilled rows are older than the buffered ones: they go first.
     if (this.spill !== null && this.spill.rows > 0) await this.spill.replay((rows) => this.write(rows), this.rowsPerWrite);
-    while (this.buffer.length > 0) {
-      const buffer = this.buffer;
-      const batch = buffer.slice(0, this.rowsPerWrite);
-      await this.write(batch);
-      // Only drain() removes rows, and it is never run twice at once, so the front is still this batch, unless
-      // the buffer went to the spill file meanwhile (this batch with it: written twice, counted once by the store).
-      if (buffer === this.buffer) buffer.splice(0, batch.length);
-      if (this.buffer.length > 0) await nextTurn();
+    // Only the rows here now. Going on with the rows that arrive during each write would, under load,
+    // write a few dozen rows per round trip without end: ~150 transactions a second per instance on
+    // PostgreSQL, and ~30 µs of server CPU per row. The next flush comes at flushAt rows or the timer.
+    const buffer = this.buffer;
+    this.inFlight = buffer.length;
+    try {
+      while (this.inFlight > 0) {
+        const batch = buffer.slice(0, Math.min(this.rowsPerWrite, this.inFlight));
+        await this.write(batch);
+        // Only drain() removes rows, and it is never run twice at once, so the front is still this batch, unless
+        // the buffer went to the spill file meanwhile (this batch with it: written twice, counted once by the store).
+        if (buffer !== this.buffer) break;
+        buffer.splice(0, batch.length);
+        this.inFlight -= batch.length;
+        if (this.inFlight > 0) await nextTurn();
+      }
+    } finally {
+      this.inFlight = 0;
     }
     this.failingSince = null;
   }
@@ -153,9 +175,9 @@ export class UsageWriter {
     );
   }
 
-  private async flushQuietly(): Promise<void> {
+  private async flushQuietly(flush = () => this.flushBuffered()): Promise<void> {
     try {
-      await this.flush();
+      await flush();
     } catch (err) {
       const now = Date.now();
       this.failingSince ??= now;

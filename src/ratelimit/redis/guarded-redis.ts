@@ -138,8 +138,12 @@ export class GuardedRedis {
     }
   }
 
+  // Not node-redis's own `timeout` option: it makes an AbortSignal.timeout per command, whose timer
+  // fires 100 ms later whether or not the reply came, building a DOMException and dispatching an abort
+  // event each time (~8% of the gateway's CPU with a limited key, bench/tools/redis-limits.ts); and it
+  // only covers the wait before the command is written. withTimeout covers the whole round trip.
   private send(client: Client, args: string[]): Promise<Reply> {
-    return withTimeout(client.sendCommand(args, { timeout: this.timeoutMs }), this.timeoutMs);
+    return withTimeout(client.sendCommand(args), this.timeoutMs);
   }
 
   private connect(): Promise<boolean> {

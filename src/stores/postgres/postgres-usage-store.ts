@@ -49,7 +49,7 @@ const INSERT_RECORDS = `INSERT INTO usage_records (request_id, day, at, customer
   SELECT r."requestId", (to_timestamp(r.at / 1000.0) AT TIME ZONE 'UTC')::date, to_timestamp(r.at / 1000.0), r."customerId",
     r."keyId", r.model, r.surface, r."inputTokens", r."outputTokens", r."cacheReadTokens", r."cacheWriteTokens", r.status,
     round(r."durationMs")::integer, r.outcome, r."costNanoUsd"
-  FROM jsonb_to_recordset($1::jsonb) AS r("requestId" text, at float8, "customerId" text, "keyId" text,
+  FROM json_to_recordset($1::json) AS r("requestId" text, at float8, "customerId" text, "keyId" text,
     model text, surface text, "inputTokens" bigint, "outputTokens" bigint, "cacheReadTokens" bigint, "cacheWriteTokens" bigint,
     status integer, "durationMs" float8, outcome text, "costNanoUsd" bigint)
   ON CONFLICT (request_id, day) DO NOTHING

@@ -69,6 +69,33 @@ t.test('a long flush lets the event loop run between two writes', async (t) => {
   t.equal(await stored(), 50);
 });
 
+t.test('a flush writes the rows of its start; rows that arrive during its write wait for the next flush, and close writes them', async (t) => {
+  const { store, writer, stored } = setup(t, { flushAt: 3, rowsPerWrite: 100 });
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const insert = store.insertBatch.bind(store);
+  store.insertBatch = async (rows) => {
+    if (store.batches.length === 0) await gate;
+    return insert(rows);
+  };
+  const rows = Array.from({ length: 6 }, (_, i) => usageRecord({ requestId: `req_${i}` }));
+  for (const r of rows.slice(0, 3)) writer.record(r);
+  await new Promise((resolve) => setImmediate(resolve));
+  writer.record(rows[3]!);
+  writer.record(rows[4]!);
+  open();
+  await waitFor(async () => (await stored()) === 3, 5000, 5);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  t.same(store.batches, [3], 'the rows that came during the write were not chased with a small batch');
+  t.equal(writer.pending, 2);
+  writer.record(rows[5]!);
+  await waitFor(async () => (await stored()) === 6, 5000, 5);
+  t.same(store.batches, [3, 3], 'the next flush at flushAt rows took them together');
+  writer.record(usageRecord({ requestId: 'req_last' }));
+  await writer.close();
+  t.equal(await stored(), 7, 'close wrote the rest');
+});
+
 t.test('the timer flushes a partial batch', async (t) => {
   const { writer, stored } = setup(t, { flushMs: 10 });
   writer.record(usageRecord());
