@@ -39,10 +39,19 @@ export function durationText(ms: number): string {
   return minutes === 0 ? secondsText : `${minutes}m${secondsText}`;
 }
 
+// Most answers of a second name the same reset second (two headers each on the messages surface):
+// formatting a Date showed in profiles, so the last second's text is kept.
+let lastSecond = Number.NaN;
+let lastText = '';
+
 /** Whole seconds, rounded up so a client waiting until then is never early. */
 export function rfc3339Seconds(epochMs: number): string {
-  const iso = new Date(Math.ceil(epochMs / 1000) * 1000).toISOString();
-  return `${iso.slice(0, 19)}Z`;
+  const second = Math.ceil(epochMs / 1000);
+  if (second !== lastSecond) {
+    lastText = `${new Date(second * 1000).toISOString().slice(0, 19)}Z`;
+    lastSecond = second;
+  }
+  return lastText;
 }
 
 /** Whole seconds for `retry-after`, at least 1. */

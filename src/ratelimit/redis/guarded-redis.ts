@@ -138,10 +138,10 @@ export class GuardedRedis {
     }
   }
 
-  // Not node-redis's own `timeout` option: it makes an AbortSignal.timeout per command, whose timer
-  // fires 100 ms later whether or not the reply came, building a DOMException and dispatching an abort
-  // event each time (~8% of the gateway's CPU with a limited key, bench/tools/redis-limits.ts); and it
-  // only covers the wait before the command is written. withTimeout covers the whole round trip.
+  // Not node-redis's own command timeout (off in openConnection): it makes an AbortSignal.timeout per
+  // command, whose timer fires later whether or not the reply came, building a DOMException and
+  // dispatching an abort event each time (~8% of the gateway's CPU with a limited key in a profile);
+  // and it only covers the wait before the command is written. withTimeout covers the whole round trip.
   private send(client: Client, args: string[]): Promise<Reply> {
     return withTimeout(client.sendCommand(args), this.timeoutMs);
   }
@@ -157,6 +157,9 @@ export class GuardedRedis {
     const client: Client = createClient({
       url: this.options.url,
       disableOfflineQueue: true,
+      // No client-side command timeout (node-redis's default is 5 s): it makes an AbortSignal.timeout per
+      // command (see send()); withTimeout bounds every command instead.
+      commandOptions: { timeout: 0 },
       // Reconnecting is the probe's job: the client itself never retries behind our back.
       socket: { connectTimeout: this.connectTimeoutMs, reconnectStrategy: false },
     });

@@ -60,6 +60,9 @@ export class RedisRateLimiter implements RateLimiter {
   async settle(reservation: Reservation, usedTokens: number): Promise<void> {
     if (!(reservation instanceof RedisReservation)) throw new TypeError('settle: not a reservation of this limiter');
     const r = reservation.data;
+    // Only token buckets are settled (a request's requests token is spent for good): without a tpm
+    // limit on the key or its customer the script would change nothing, so the round trip is skipped.
+    if ((r.keyLimits.tpm ?? null) === null && (r.customerLimits?.tpm ?? null) === null) return;
     await this.redis.evalScript(SETTLE_SCRIPT, this.entries(r.customerId, r.keyId), [
       this.pinnedNow(),
       String(usedTokens),
