@@ -4,10 +4,9 @@
 import type { LimitDecision, LimitRequest, Limits, RateLimiter, Reservation } from '../limiter.js';
 import { MemoryRateLimiter } from '../memory-limiter.js';
 import { RedisReservation } from './redis-limiter.js';
+import { SharedOrLocal, type SharedStoreState } from './shared-or-local.js';
 
-export interface SharedStoreState {
-  readonly up: boolean;
-}
+export type { SharedStoreState };
 
 export interface LiveInstances {
   readonly liveInstances: number;
@@ -21,48 +20,36 @@ export interface FallbackHooks {
 }
 
 export class FallbackLimiter implements RateLimiter {
-  private inFallback = false;
+  private readonly switch: SharedOrLocal;
 
   constructor(
     private readonly shared: RateLimiter,
-    private readonly store: SharedStoreState,
+    store: SharedStoreState,
     private readonly instances: LiveInstances,
     private readonly hooks: FallbackHooks = {},
     private readonly local: MemoryRateLimiter = new MemoryRateLimiter(),
-  ) {}
+  ) {
+    this.switch = new SharedOrLocal(store, (event, reason) => this.hooks.log?.(event, { liveInstances: Math.max(1, this.instances.liveInstances), reason }));
+  }
 
   acquire(r: LimitRequest): LimitDecision | Promise<LimitDecision> {
-    if (!this.store.up) return this.fallback(r, 'redis down');
-    return this.acquireShared(r);
+    return this.switch.decide(
+      () => this.shared.acquire(r),
+      () => this.fallback(r),
+    );
   }
 
   settle(reservation: Reservation, usedTokens: number): void | Promise<void> {
-    if (!(reservation instanceof RedisReservation)) return this.local.settle(reservation, usedTokens);
     // A settle lost with Redis only leaves the reservation as it was: the bucket refills anyway.
-    if (!this.store.up) return;
-    return Promise.resolve(this.shared.settle(reservation, usedTokens)).catch(() => {});
+    return this.switch.settle(
+      reservation instanceof RedisReservation,
+      () => this.shared.settle(reservation, usedTokens),
+      () => this.local.settle(reservation, usedTokens),
+    );
   }
 
-  private async acquireShared(r: LimitRequest): Promise<LimitDecision> {
-    let decision: LimitDecision;
-    try {
-      decision = await this.shared.acquire(r);
-    } catch (err) {
-      return this.fallback(r, err instanceof Error ? err.message : String(err));
-    }
-    if (this.inFallback) {
-      this.inFallback = false;
-      this.hooks.log?.('resumed', { liveInstances: this.instances.liveInstances, reason: 'redis answering' });
-    }
-    return decision;
-  }
-
-  private fallback(r: LimitRequest, reason: string): LimitDecision {
+  private fallback(r: LimitRequest): LimitDecision {
     const n = Math.max(1, this.instances.liveInstances);
-    if (!this.inFallback) {
-      this.inFallback = true;
-      this.hooks.log?.('fallback', { liveInstances: n, reason });
-    }
     this.hooks.onFallbackDecision?.();
     return this.local.acquire({ ...r, keyLimits: shareOf(r.keyLimits, n), customerLimits: r.customerLimits && shareOf(r.customerLimits, n) });
   }

@@ -1,0 +1,53 @@
+// The switch both fleet-wide counters use (rate limits, spend budgets): ask Redis while it answers,
+// decide in this instance otherwise. While the store is known to be down no round trip is tried; a
+// failed call falls back for that decision. The switch to local and back is reported once each way,
+// never per request.
+
+export interface SharedStoreState {
+  readonly up: boolean;
+}
+
+export type SwitchEvent = 'fallback' | 'resumed';
+
+export class SharedOrLocal {
+  private inFallback = false;
+
+  constructor(
+    private readonly store: SharedStoreState,
+    private readonly report: (event: SwitchEvent, reason: string) => void = () => {},
+  ) {}
+
+  decide<T>(shared: () => T | Promise<T>, local: () => T | Promise<T>): T | Promise<T> {
+    if (!this.store.up) return this.fallback(local, 'redis down');
+    return this.viaShared(shared, local);
+  }
+
+  /** Settles with whichever decided; one owed to Redis is dropped while it is down, and its failure ignored. */
+  settle(decidedByShared: boolean, shared: () => void | Promise<void>, local: () => void | Promise<void>): void | Promise<void> {
+    if (!decidedByShared) return local();
+    if (!this.store.up) return;
+    return Promise.resolve(shared()).catch(() => {});
+  }
+
+  private async viaShared<T>(shared: () => T | Promise<T>, local: () => T | Promise<T>): Promise<T> {
+    let decision: T;
+    try {
+      decision = await shared();
+    } catch (err) {
+      return this.fallback(local, err instanceof Error ? err.message : String(err));
+    }
+    if (this.inFallback) {
+      this.inFallback = false;
+      this.report('resumed', 'redis answering');
+    }
+    return decision;
+  }
+
+  private fallback<T>(local: () => T | Promise<T>, reason: string): T | Promise<T> {
+    if (!this.inFallback) {
+      this.inFallback = true;
+      this.report('fallback', reason);
+    }
+    return local();
+  }
+}
