@@ -3,7 +3,6 @@
 // front of one simulator with paced streams; a steady mixed load through HAProxy that records every
 // request's outcome; and the usage rows the fleet wrote. A drill may put a cuttable relay
 // (test/helpers/cuttable-relay.ts) between the instances and PostgreSQL or Redis, to partition them.
-import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +16,7 @@ import { startLocalFleet, type LocalFleet } from '../../src/fleet/local-fleet.js
 import { startSimulator } from '../../src/simulator/index.js';
 import { adminClient, deleteKeys, REDIS_URL } from '../unit/ratelimit/redis/redis-test-env.js';
 import { CuttableRelay } from '../helpers/cuttable-relay.js';
+import { GATEWAY_MAIN, runNode, spawnNodeSync } from '../helpers/child-node.js';
 import { migratedDatabase } from '../helpers/postgres.js';
 
 /** Short, so a drill takes seconds: out after 2 failed checks 200 ms apart (drain delay 1.4 s). */
@@ -101,8 +101,8 @@ export async function startDrill(t: Test, opts: DrillOptions = {}): Promise<Dril
   };
   const command = gatewayCommand();
   // Past the relays: an operator's command reaches the database whatever the drill cuts.
-  const cliEnv = { ...command.env, ...env, DATABASE_URL: databaseUrl, REDIS_URL };
-  const created = spawnSync(command.execPath, [...command.args, 'keys', 'create', '--customer', 'drill', '--rpm', String(DRILL_KEY_RPM)], { env: cliEnv, encoding: 'utf8' });
+  const cliEnv = { ...env, DATABASE_URL: databaseUrl, REDIS_URL };
+  const created = spawnNodeSync(GATEWAY_MAIN, ['keys', 'create', '--customer', 'drill', '--rpm', String(DRILL_KEY_RPM)], { env: cliEnv, encoding: 'utf8' });
   if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
   const key = created.stdout.trim();
 
@@ -117,13 +117,12 @@ export async function startDrill(t: Test, opts: DrillOptions = {}): Promise<Dril
       if (relay === undefined) throw new Error(`the drill was started without a relay in front of ${store}`);
       return relay;
     },
-    cli: (...args) =>
-      new Promise((resolve, reject) => {
-        // Not spawnSync: the load and the polling go on while the command runs.
-        execFile(command.execPath, [...command.args, ...args], { env: cliEnv }, (err, stdout, stderr) =>
-          err ? reject(new Error(`model-gateway ${args.slice(0, 2).join(' ')} failed: ${stderr}`)) : resolve(stdout.trim()),
-        );
-      }),
+    // Not a synchronous run: the load and the polling go on while the command runs.
+    cli: async (...args) => {
+      const run = await runNode(GATEWAY_MAIN, args, cliEnv);
+      if (run.code !== 0) throw new Error(`model-gateway ${args.slice(0, 2).join(' ')} failed: ${run.stderr}`);
+      return run.stdout.trim();
+    },
     async usageRequestIds() {
       const { rows } = await pool.query<{ request_id: string }>('SELECT request_id FROM usage_records');
       return new Set(rows.map((r) => r.request_id));
