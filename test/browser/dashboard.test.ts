@@ -2,7 +2,8 @@
 // creates a key with a budget, copies it, uses it on both surfaces, sees the requests and their cost under
 // Usage and the 80% budget warning, revokes the key, and the key stops working.
 // Screenshots of every page go to test-artifacts/.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import type { Page } from 'playwright-core';
 import { ADMIN_TOKEN, callChat as chat, callMessages as messages, startDashboardHarness, TEST_MODEL as MODEL } from '../integration/dashboard/dashboard-harness.js';
@@ -33,7 +34,10 @@ if (typeof browser === 'string') console.error(`\n*** SKIPPING the dashboard bro
 t.test('dashboard end to end in Chromium', { skip: typeof browser === 'string' ? browser : false }, async (t) => {
   if (typeof browser === 'string') return;
   t.teardown(() => browser.close());
-  const h = await startDashboardHarness();
+  // One model without a price: the dashboard marks it wherever it names it.
+  const modelsFile = join(t.testdir(), 'models.json');
+  writeFileSync(modelsFile, JSON.stringify({ models: [{ id: 'claude-opus-4-7', prices: null }] }));
+  const h = await startDashboardHarness({}, { env: { GATEWAY_MODELS_FILE: modelsFile } });
   t.teardown(() => h.close());
   mkdirSync(ARTIFACTS, { recursive: true });
   await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.url });
@@ -89,6 +93,8 @@ t.test('dashboard end to end in Chromium', { skip: typeof browser === 'string' ?
     t.same(await tabs.getByRole('link').allTextContents(), ['API Keys', 'Usage'], 'a customer user has no Users tab');
 
     await page.getByLabel('Name', { exact: true }).fill('laptop');
+    t.match(await page.getByLabel(/Claude Opus 4\.7/).locator('xpath=..').textContent(), /no price: counted at \$0/, 'the model without a price is marked');
+    t.notMatch(await page.getByLabel(/Claude Sonnet 4\.6/).locator('xpath=..').textContent(), /no price/, 'a priced model is not');
     await page.getByLabel(/Claude Sonnet 4\.6/).check();
     await page.getByLabel('Requests per minute (optional)').fill('100');
     await page.getByLabel('Spend budget (USD, optional)').fill('5');

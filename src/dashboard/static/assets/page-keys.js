@@ -7,6 +7,7 @@ import { confirmDialog, onSubmit } from './forms.js';
 import { count, when } from './format.js';
 import { customerHeader } from './layout.js';
 import { dataTable } from './table.js';
+import { unpricedMark } from './unpriced.js';
 
 /** @param {import('./app.js').PageContext} ctx */
 export async function keysPage(ctx) {
@@ -51,7 +52,7 @@ export async function keysPage(ctx) {
 }
 
 /**
- * @param {Array<{ id: string, displayName: string }>} models
+ * @param {Array<{ id: string, displayName: string, priced: boolean }>} models
  * @param {(body: Record<string, unknown>) => Promise<void>} create
  */
 function createForm(models, create) {
@@ -76,7 +77,7 @@ function createForm(models, create) {
         h('p', { class: 'hint' }, 'Leave all unticked to allow every model in the catalogue.'),
         models.map((m) => {
           const id = newId('model');
-          return h('div', { class: 'check' }, h('input', { type: 'checkbox', id, name: 'model', value: m.id }), h('label', { for: id }, `${m.displayName} `, h('code', {}, m.id)));
+          return h('div', { class: 'check' }, h('input', { type: 'checkbox', id, name: 'model', value: m.id }), h('label', { for: id }, `${m.displayName} `, h('code', {}, m.id), unpricedMark(m)));
         }),
       ),
       h('button', { type: 'submit' }, 'Create key'),

@@ -8,6 +8,7 @@ import { count, daysAgo } from './format.js';
 import { customerHeader } from './layout.js';
 import { PALETTE, stackedBarChart } from './chart.js';
 import { dataTable } from './table.js';
+import { unpricedMark } from './unpriced.js';
 
 /** The numbers a usage row carries, in table order. */
 const COLUMNS = /** @type {const} */ ([
@@ -31,7 +32,9 @@ const METRICS = /** @type {Array<[string, string, (r: any) => number]>} */ ([
 /** @param {import('./app.js').PageContext} ctx */
 export async function usagePage(ctx) {
   const path = `/customers/${enc(ctx.params.customerId)}`;
-  const { customer } = await api('GET', path);
+  const [{ customer }, { models }] = await Promise.all([api('GET', path), api('GET', '/models')]);
+  /** @type {Map<string, any>} */
+  const catalogue = new Map(models.map((/** @type {any} */ m) => [m.id, m]));
   const results = h('div', { class: 'usage-results', 'aria-live': 'polite' });
   const params = new URLSearchParams(location.search);
   const form = /** @type {HTMLFormElement} */ (
@@ -51,15 +54,15 @@ export async function usagePage(ctx) {
   /** @param {string} from @param {string} to */
   async function show(from, to) {
     const usage = await api('GET', `${path}/usage${queryString({ from, to })}`);
-    replace(results, ...renderUsage(usage));
+    replace(results, ...renderUsage(usage, catalogue));
   }
 
   replace(ctx.main, customerHeader(ctx, customer, 'usage', 'Usage'), form, results);
   await show(String(new FormData(form).get('from')), String(new FormData(form).get('to')));
 }
 
-/** @param {any} usage */
-function renderUsage(usage) {
+/** @param {any} usage @param {Map<string, any>} catalogue */
+function renderUsage(usage, catalogue) {
   const totals = h(
     'dl',
     { class: 'totals', 'aria-label': `Totals ${usage.from} to ${usage.to}` },
@@ -97,7 +100,7 @@ function renderUsage(usage) {
   const headings = [...COLUMNS.map(([, l]) => l), COST_LABEL];
   /** @param {any} r */
   const cells = (r) => [...COLUMNS.map(([k]) => count(r[k])), r.costUsd];
-  const byModel = dataTable('Usage per model', ['Model', ...headings], usage.byModel.map((/** @type {any} */ m) => [m.model, ...cells(m)]), {
+  const byModel = dataTable('Usage per model', ['Model', ...headings], usage.byModel.map((/** @type {any} */ m) => [h('span', {}, m.model, unpricedMark(catalogue.get(m.model))), ...cells(m)]), {
     numeric,
     foot: ['Total', ...cells(usage.totals)],
   });
