@@ -2,7 +2,7 @@
 // only what the measured gateways sent (the machine's Redis also serves every other test running).
 import { spawn } from 'node:child_process';
 import { createClient } from 'redis';
-import { freePort } from '../src/fleet/free-port.js';
+import { freePort } from '../src/apps/fleet/free-port.js';
 
 export interface PrivateRedis {
   readonly url: string;

@@ -1,9 +1,9 @@
 // Child process: the real gateway, built exactly as `model-gateway serve` builds it (configuration
 // from the environment the bench gives this process), plus one key for the load to use.
-import { buildRuntime } from '../../src/build-runtime.js';
+import { buildRuntime } from '../../src/apps/serve/build-runtime.js';
 import { loadConfig } from '../../src/config/config.js';
-import { createGateway } from '../../src/gateway.js';
-import { createHttpServer, listen } from '../../src/server.js';
+import { createGateway } from '../../src/gateway/create-gateway.js';
+import { createHttpServer, listen } from '../../src/gateway/server.js';
 import { failStart, send, serveStats } from './stats.js';
 
 async function main(): Promise<void> {

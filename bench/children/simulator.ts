@@ -1,5 +1,5 @@
 // Child process: the provider simulator with zero latency, answering as fast as it can.
-import { startSimulator } from '../../src/simulator/index.js';
+import { startSimulator } from '../../src/apps/simulator/index.js';
 import { failStart, send, serveStats } from './stats.js';
 
 interface SimulatorArgs {

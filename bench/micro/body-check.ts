@@ -1,9 +1,9 @@
 // The body check every model request runs (JSON.parse, nesting depth, duplicate `model`/`stream`
 // members), for a small request, a 32 KiB one and a 1 MiB conversation: what the duplicate-member
 // check adds to the parse it follows. `node dist/bench/micro/body-check.js`
-import { duplicateMember } from '../../src/validate/duplicate-members.js';
-import { exceedsJsonDepth } from '../../src/validate/json-depth.js';
-import { parseJsonObject } from '../../src/validate/json-object.js';
+import { duplicateMember } from '../../src/lib/json/duplicate-members.js';
+import { exceedsJsonDepth } from '../../src/lib/json/json-depth.js';
+import { parseJsonObject } from '../../src/lib/json/json-object.js';
 import { largeChatBody, MODEL } from '../scenarios.js';
 import type { MicroCase } from './harness.js';
 import { formatResults, isMain, measure } from './harness.js';

@@ -4,11 +4,11 @@
 // which must stay under 5 µs, with the text-delta fast path (translate/chat-to-messages/fast-delta.ts)
 // and without it. `node dist/bench/micro/chat-chunk.js`
 import fastJson from 'fast-json-stringify';
-import { frameText } from '../../src/sse/frames.js';
-import { SseParser } from '../../src/sse/parser.js';
-import { ChunkWriter } from '../../src/translate/chat-to-messages/chunk-writer.js';
-import { ChatStreamTranslator } from '../../src/translate/chat-to-messages/stream.js';
-import type { ChatCompletionChunk } from '../../src/wire/openai.js';
+import { frameText } from '../../src/dialects/sse/frames.js';
+import { SseParser } from '../../src/dialects/sse/parser.js';
+import { ChunkWriter } from '../../src/dialects/translators/openai-to-anthropic/chunk-writer.js';
+import { ChatStreamTranslator } from '../../src/dialects/translators/openai-to-anthropic/stream.js';
+import type { ChatCompletionChunk } from '../../src/dialects/openai/wire.js';
 import type { MicroCase } from './harness.js';
 import { formatResults, isMain, measure } from './harness.js';
 import { providerStream } from './stream-fixture.js';

@@ -2,7 +2,8 @@
 // pair around it, the stream gauges, a key-cache count; and one scrape. Labels rotate over
 // realistic combinations (3 models, 4 customers, 2 surfaces, some errors and streams).
 // `node dist/bench/micro/metrics.js`
-import { createMetrics, type GatewayMetrics, type RequestObservation } from '../../src/observability/metrics.js';
+import { createMetrics, type GatewayMetrics } from '../../src/observability/metrics.js';
+import type { RequestObservation } from '../../src/observability/request-observation.js';
 import type { MicroCase } from './harness.js';
 import { formatResults, isMain, measure, measureAsync } from './harness.js';
 

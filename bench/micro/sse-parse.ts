@@ -1,7 +1,7 @@
 // SSE parsing per upstream event: the incremental parser over network-sized chunks, against the
 // naive split-on-blank-line approach it replaces. `node dist/bench/micro/sse-parse.js`
-import { SseParser } from '../../src/sse/parser.js';
-import type { SseEvent } from '../../src/sse/parser.js';
+import { SseParser } from '../../src/dialects/sse/parser.js';
+import type { SseEvent } from '../../src/dialects/sse/parser.js';
 import type { MicroCase } from './harness.js';
 import { formatResults, isMain, measure } from './harness.js';
 import { providerStream } from './stream-fixture.js';

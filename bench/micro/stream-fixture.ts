@@ -1,6 +1,6 @@
 // A provider stream as the upstream sends it: message_start, a ping, one text block of `tokens`
 // deltas, the closing events. Built from the typed wire shapes, cut into fixed-size network chunks.
-import type { StreamEvent } from '../../src/wire/anthropic.js';
+import type { StreamEvent } from '../../src/dialects/anthropic/wire.js';
 
 export interface StreamFixture {
   events: number;

@@ -1,5 +1,5 @@
 // How the fleet's costs scale: the same fixed-rate load (messages and chat in turn, one limited key, so
-// Redis is on every request's path) through HAProxy to a local fleet (src/fleet, what `npm run fleet`
+// Redis is on every request's path) through HAProxy to a local fleet (src/apps/fleet, what `npm run fleet`
 // runs) of 1 and then 3 `serve` instances on one PostgreSQL database and one Redis, in front of the
 // simulator. Per request: each instance's CPU (/proc/<pid>/stat, all its threads, over the requests
 // HAProxy sent it), PostgreSQL transactions and rows (pg_stat_database of the run's own database:
@@ -15,10 +15,10 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createClient } from 'redis';
-import { gatewayCommand, type GatewayCommand } from '../../src/fleet/gateway-process.js';
-import { requireHaproxy } from '../../src/fleet/haproxy.js';
-import { startLocalFleet, type LocalFleet } from '../../src/fleet/local-fleet.js';
-import { startSimulator } from '../../src/simulator/index.js';
+import { gatewayCommand, type GatewayCommand } from '../../src/apps/fleet/gateway-process.js';
+import { requireHaproxy } from '../../src/apps/fleet/haproxy.js';
+import { startLocalFleet, type LocalFleet } from '../../src/apps/fleet/local-fleet.js';
+import { startSimulator } from '../../src/apps/simulator/index.js';
 import { createTestDatabase } from '../../test/helpers/postgres.js';
 import { runLoad } from '../load.js';
 import { procCpuUs } from '../peers/peer.js';

@@ -35,7 +35,7 @@ export async function measureWrites(mode: WriteMode, seconds: number, rowsPerMs:
   const db = openDatabase(url);
   const reads = new SqliteUsageStore(db);
   const thread = mode === 'thread' ? new ThreadedUsageStore(url, reads) : null;
-  // The gateway's own settings for each store (src/build-runtime.ts).
+  // The gateway's own settings for each store (src/apps/serve/build-runtime.ts).
   const writer = new UsageWriter(thread ?? (mode === 'none' ? NO_STORE : reads), { rowsPerWrite: thread === null ? undefined : ROWS_PER_HANDOVER });
   try {
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -1,7 +1,7 @@
 // The model catalogue: defaults and config-file settings, with the id list refreshed from the
 // provider's own models list (docs/contract.md, "Default models"). The last known list stands when a
 // refresh fails.
-import type { ModelInfo } from '../wire/anthropic.js';
+import type { ModelInfo } from '../dialects/anthropic/wire.js';
 import type { CatalogModel } from './model.js';
 import { DEFAULT_MAX_TOKENS } from './model.js';
 

@@ -2,7 +2,7 @@
 // `prices` is written in USD per million tokens (docs/spend.md) and held as integers from here on.
 import { readFileSync } from 'node:fs';
 import type { ModelSettings } from './catalogue.js';
-import { parseModelPrices } from '../spend/prices.js';
+import { parseModelPrices } from '../metering/prices.js';
 
 export function loadModelsFile(path: string | null): ModelSettings[] {
   if (path === null) return [];

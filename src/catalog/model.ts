@@ -1,24 +1,20 @@
 // One entry of the model catalogue: what the gateway knows about a model beyond its id.
-import { LIST_PRICES } from '../spend/list-prices.js';
-import type { ModelPrices } from '../spend/prices.js';
+import type { ModelTraits } from '../dialects/model-traits.js';
+import { LIST_PRICES } from '../metering/list-prices.js';
+import type { ModelPrices } from '../metering/prices.js';
 
-export interface CatalogModel {
-  id: string;
+export interface CatalogModel extends ModelTraits {
   displayName: string;
   /** RFC 3339 time, as the provider's models list gives it. */
   createdAt: string;
-  /** Sent as `max_tokens` when a chat request names none. */
-  defaultMaxTokens: number;
-  /** The model's own ceiling on output tokens, when known. */
-  maxOutputTokens: number | null;
-  /** Sampling fields the model accepts; the chat surface leaves the others out, with a warning. */
-  accepts: { temperature: boolean; topP: boolean; topK: boolean };
   /** Ordered models to try when this one is overloaded. */
   fallbacks: string[];
   /** Other names clients may use for this model. */
   aliases: string[];
   /** What its tokens cost (docs/spend.md); null when unknown: its requests are counted at zero and flagged. */
   prices: ModelPrices | null;
+  /** The provider that serves it (src/providers); absent: the gateway's default provider. */
+  provider?: string;
 }
 
 export const DEFAULT_MAX_TOKENS = 4096;

@@ -1,10 +1,11 @@
 // The only reader of process.env: settings are parsed and validated once, then frozen.
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
-import { parseDatabaseUrl } from '../stores/database-url.js';
+import { parseDatabaseUrl } from './database-url.js';
+import { ConfigError } from './config-error.js';
 import { knownSettingsOnly } from './setting-names.js';
 
-export interface Limits {
+export interface RequestBounds {
   bodyBytes: number;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
@@ -52,7 +53,7 @@ export interface GatewayConfig {
   upstreamConnections: number;
   /** Worker threads for large chat bodies (0 = translate inline), and the size from which they are used. */
   translatePool: { threads: number; minBytes: number };
-  limits: Limits;
+  limits: RequestBounds;
   timeouts: Timeouts;
   rateLimits: RateLimitSettings;
   retry: RetrySettings;
@@ -73,8 +74,6 @@ export interface UsageSpillSettings {
   /** Rows the file keeps at most; rows beyond are dropped and counted. */
   maxRows: number;
 }
-
-export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
@@ -216,7 +215,7 @@ export interface RetrySettings {
   deadlineMs: number;
 }
 
-/** One circuit breaker per model route (src/resilience/circuit-breaker.ts). */
+/** One circuit breaker per model route (src/policy/resilience/circuit-breaker.ts). */
 export interface BreakerSettings {
   /** Calls a route must have carried in the window before its failure rate can open it; 0 = no breakers. */
   minCalls: number;

@@ -1,7 +1,7 @@
 // The request-path authenticator: every key in memory, kept current by polling the store's change version.
 // A hit costs one SHA-256 and a map lookup; the store is touched only for ids not seen yet.
 import { withDeadline } from '../lib/deadline.js';
-import { TokenBucket } from '../ratelimit/token-bucket.js';
+import { TokenBucket } from '../lib/token-bucket.js';
 import { parseKey, secretMatches, type ParsedKey } from './key-format.js';
 import type { KeyChange, KeyStore, LastUseWriter } from './key-store.js';
 import { LastUsedBuffer } from './last-used.js';

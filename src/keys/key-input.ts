@@ -1,5 +1,5 @@
 // Validation of a new key's settings, shared by every store implementation and the callers' error messages.
-import { BudgetError, validBudget, type Budget } from '../spend/budget.js';
+import { BudgetError, validBudget, type Budget } from './budget.js';
 import { KeyStoreError, type CustomerLimits, type NewKey } from './key-store.js';
 
 export interface ValidKeySettings {

@@ -1,5 +1,5 @@
 // The key store contract. Async so a networked implementation (PostgreSQL) can slot in beside SQLite.
-import type { Budget } from '../spend/budget.js';
+import type { Budget } from './budget.js';
 
 export type KeyStatus = 'active' | 'revoked';
 

@@ -1,7 +1,7 @@
 // Who a request acts for once its key is accepted; built once per key version and shared by every request.
 import type { KeyRecord } from './key-store.js';
-import { hasLimits, type Limits } from '../ratelimit/limiter.js';
-import type { Budget } from '../spend/budget.js';
+import { hasLimits, type RateLimits } from './rate-limits.js';
+import type { Budget } from './budget.js';
 
 export interface Principal {
   keyId: string;
@@ -12,14 +12,14 @@ export interface Principal {
   rpm: number | null;
   tpm: number | null;
   /** The customer's limits in force for all its keys together (customerLimitsOf); null: none. */
-  customerLimits: Limits | null;
+  customerLimits: RateLimits | null;
   /** The key's own spend budget and its customer's (for all its keys together); null: none. */
   keyBudget: Budget | null;
   customerBudget: Budget | null;
 }
 
 /** The configured default limits of a customer by its name (GATEWAY_CUSTOMER_LIMITS), or null. */
-export type CustomerDefaults = (customerName: string) => Limits | null;
+export type CustomerDefaults = (customerName: string) => RateLimits | null;
 
 const NO_DEFAULTS: CustomerDefaults = () => null;
 
@@ -28,7 +28,7 @@ const NO_DEFAULTS: CustomerDefaults = () => null;
  * unlimited), else the configured default for its name or `*`; null when that limits nothing either,
  * so a request of an unlimited key and customer skips the limiter.
  */
-export function customerLimitsOf(stored: Limits, customerName: string, defaults: CustomerDefaults): Limits | null {
+export function customerLimitsOf(stored: RateLimits, customerName: string, defaults: CustomerDefaults): RateLimits | null {
   if (hasLimits(stored)) return { rpm: stored.rpm, tpm: stored.tpm };
   const fallback = defaults(customerName);
   return hasLimits(fallback) ? fallback : null;

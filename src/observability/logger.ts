@@ -9,8 +9,8 @@
 // client- or operator-chosen strings clipped, scrubbed and quoted once per distinct value), and stdout is
 // written by BatchedFdStream in batches of 16 KiB, flushed at least every 250 ms and on exit.
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { clipText } from '../json/clip-text.js';
-import { QuotedCache } from '../json/quote.js';
+import { clipText } from '../lib/json/clip-text.js';
+import { QuotedCache } from '../lib/json/quote.js';
 import { BatchedFdStream } from './batched-fd-stream.js';
 import { secretScrubber } from './redaction.js';
 

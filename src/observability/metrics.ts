@@ -10,7 +10,7 @@
 // so a node:cluster primary can later serve prom-client's AggregatorRegistry.clusterMetrics().
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { TokenUsage } from '../metering/token-usage.js';
-import type { RequestCost } from '../spend/cost.js';
+import type { RequestCost } from '../metering/cost.js';
 import {
   REQUEST_DURATION_BUCKETS,
   TIME_PER_OUTPUT_TOKEN_BUCKETS,
@@ -20,17 +20,14 @@ import {
 import { cappedLabel, fixedLabel, runtimeSetLabel } from './label-bounds.js';
 import { CounterFamily, GaugeFamily, HistogramFamily } from './metric-families.js';
 import { RequestSeries } from './request-series.js';
+import { OUTCOMES, SURFACES, type Outcome, type RequestObservation, type Surface } from './request-observation.js';
 import { SpendSeries } from './spend-series.js';
 
-export type Surface = 'messages' | 'chat' | 'models' | 'admin' | 'other';
-export type Outcome = 'ok' | 'client_error' | 'upstream_error' | 'client_cancelled';
 export type UpstreamErrorKind = 'connect' | 'timeout' | 'status' | 'reset' | 'protocol';
 export type RateLimitScope = 'key' | 'customer' | 'auth';
 export type CircuitState = 'closed' | 'open' | 'half_open';
 export type SharedStore = 'redis' | 'postgres';
 
-export const SURFACES: readonly Surface[] = ['messages', 'chat', 'models', 'admin', 'other'];
-export const OUTCOMES: readonly Outcome[] = ['ok', 'client_error', 'upstream_error', 'client_cancelled'];
 export const UPSTREAM_ERROR_KINDS: readonly UpstreamErrorKind[] = ['connect', 'timeout', 'status', 'reset', 'protocol'];
 export const AUTH_FAILURE_REASONS = ['missing', 'malformed', 'unknown', 'revoked', 'expired', 'unavailable', 'throttled'] as const;
 export const RATE_LIMIT_SCOPES: readonly RateLimitScope[] = ['key', 'customer', 'auth'];
@@ -76,23 +73,6 @@ export type BudgetScope = 'key' | 'customer';
 export type BudgetAction = 'refused' | 'flagged';
 export const BUDGET_SCOPES: readonly BudgetScope[] = ['key', 'customer'];
 export const BUDGET_ACTIONS: readonly BudgetAction[] = ['refused', 'flagged'];
-
-export interface RequestObservation {
-  surface: Surface;
-  /** Catalogue id or `other`; bounded again here. */
-  model: string;
-  /** Customer name or `none`. */
-  customer: string;
-  status: number;
-  outcome: Outcome;
-  durationSec: number;
-  upstreamHeadersSec: number | null;
-  ttftSec: number | null;
-  usage: TokenUsage;
-  streamed: boolean;
-  /** First token → end, for time per output token. */
-  generationSec: number | null;
-}
 
 export interface GatewayMetrics {
   readonly registry: Registry;

@@ -3,7 +3,7 @@
 // request costs a few map lookups and increments instead of building label objects.
 import { statusClass } from './label-bounds.js';
 import type { CounterCell, CounterFamily, HistogramCell, HistogramFamily } from './metric-families.js';
-import type { RequestObservation } from './metrics.js';
+import type { RequestObservation } from './request-observation.js';
 
 type CounterChild = CounterCell;
 type HistogramChild = HistogramCell;

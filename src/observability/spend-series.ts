@@ -1,6 +1,6 @@
 // model_gateway_spend_microdollars_total{model, customer} and the requests of unpriced models. Bound
 // children in nested maps, like request-series.ts: a request costs two map lookups and an increment.
-import type { RequestCost } from '../spend/cost.js';
+import type { RequestCost } from '../metering/cost.js';
 import type { CounterCell, CounterFamily } from './metric-families.js';
 
 export interface SpendLabelBounds {

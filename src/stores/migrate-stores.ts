@@ -1,7 +1,7 @@
 // `model-gateway migrate`: applies the pending migrations of whichever database DATABASE_URL names, and
 // says which. Every start migrates too; running this first lets a fleet's schema change happen once, on
 // purpose, before new instances roll out.
-import { parseDatabaseUrl } from './database-url.js';
+import { parseDatabaseUrl } from '../config/database-url.js';
 import { DatabaseError } from './errors.js';
 
 export interface MigrationReport {

@@ -1,5 +1,5 @@
 // Opens the stores DATABASE_URL names: `file:` is SQLite on this host, `postgres://` the fleet's database.
-import { parseDatabaseUrl } from './database-url.js';
+import { parseDatabaseUrl } from '../config/database-url.js';
 import type { PostgresStoreOptions } from './postgres/postgres-stores.js';
 import type { Stores } from './stores.js';
 

@@ -1,5 +1,5 @@
 // The dashboard_sessions table's columns, as both SQL stores name them, and their mapping to a SessionRow.
-import type { Role, SessionRow } from '../dashboard/auth/session-store.js';
+import type { Role, SessionRow } from './session-rows.js';
 
 export interface SessionColumns {
   id_hash: Buffer;

@@ -1,8 +1,8 @@
 // The stores seam: everything the gateway, the dashboard and the command line keep in a database, as
 // interfaces. openStores (open-stores.ts) picks the implementation from DATABASE_URL: SQLite for one host,
 // PostgreSQL for a fleet. Nothing outside src/stores/ sees a database handle.
-import type { SessionRows } from '../dashboard/auth/session-store.js';
-import type { UserStore } from '../dashboard/auth/user-store.js';
+import type { SessionRows } from './session-rows.js';
+import type { UserStore } from './user-store.js';
 import type { KeyStore, LastUseWriter } from '../keys/key-store.js';
 import type { UsageSink, UsageStore } from '../metering/usage-store.js';
 

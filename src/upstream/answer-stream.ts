@@ -2,7 +2,14 @@
 // async iteration, no Transform per chunk. Backpressure is the sink's return value: false pauses the
 // upstream socket until resume(). Chunks that arrive before a sink is attached are held (the socket
 // is paused meanwhile) and replayed on attach.
-import { AnswerBodyError } from './exchange.js';
+/** The answer's headers came, then its body broke (cut, stalled, too large): not a connect failure. */
+export class AnswerBodyError extends Error {
+  override readonly name = 'AnswerBodyError';
+
+  constructor(override readonly cause: unknown) {
+    super('the upstream answer broke after its headers');
+  }
+}
 
 /** The flow of the answer's connection: the exchange handler that reads it. */
 export interface AnswerFlow {

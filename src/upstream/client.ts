@@ -3,11 +3,12 @@
 import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
-import { GatewayError } from '../errors/codes.js';
+import { GatewayError } from '../dialects/errors/codes.js';
 import type { UpstreamErrorKind } from '../observability/metrics.js';
 import type { Cancellation } from './cancellation.js';
-import type { ProviderAnswer } from './exchange.js';
-import { AnswerBodyError, exchange } from './exchange.js';
+import type { UpstreamResponse } from './exchange.js';
+import { AnswerBodyError } from './answer-stream.js';
+import { exchange } from './exchange.js';
 
 export interface UpstreamOptions {
   connections: number;
@@ -28,7 +29,8 @@ export interface UpstreamRequest {
   signal?: AbortSignal;
 }
 
-export type UpstreamResponse = Dispatcher.ResponseData;
+/** A response as undici gives it, its body a stream: the local proxy and the models list read these. */
+export type RawResponse = Dispatcher.ResponseData;
 
 /** `cut` and `stalled`: the answer's headers came, then its body broke or went silent. */
 export type UpstreamFailureKind = 'connect' | 'timeout' | 'reset' | 'cut' | 'stalled' | 'cancelled';
@@ -59,7 +61,7 @@ export class UpstreamClient {
     });
   }
 
-  request(req: UpstreamRequest): Promise<UpstreamResponse> {
+  request(req: UpstreamRequest): Promise<RawResponse> {
     return this.pool.request({
       origin: this.origin,
       method: req.method,
@@ -74,7 +76,7 @@ export class UpstreamClient {
    * The gateway's hot path: a JSON answer arrives whole, an event stream as an AnswerStream, and the
    * client going away (the cancellation) aborts the call at once.
    */
-  exchange(req: UpstreamRequest, cancellation?: Cancellation): Promise<ProviderAnswer> {
+  exchange(req: UpstreamRequest, cancellation?: Cancellation): Promise<UpstreamResponse> {
     const request = { origin: this.origin, method: req.method, path: this.prefix + req.path, headers: req.headers, body: req.body ?? null };
     return exchange(this.pool, request, cancellation, this.maxBufferedBytes);
   }

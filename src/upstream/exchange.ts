@@ -17,7 +17,7 @@
 // only (the Pool and its options in client.ts are the same in both).
 import { util, type Dispatcher } from 'undici';
 import type { AnswerFlow } from './answer-stream.js';
-import { AnswerStream } from './answer-stream.js';
+import { AnswerBodyError, AnswerStream } from './answer-stream.js';
 import type { Cancellation } from './cancellation.js';
 
 export type AnswerHeaders = Record<string, string | string[] | undefined>;
@@ -44,7 +44,7 @@ export interface StreamedAnswer extends AnswerHead {
   readonly body: AnswerStream;
 }
 
-export type ProviderAnswer = BufferedAnswer | StreamedAnswer;
+export type UpstreamResponse = BufferedAnswer | StreamedAnswer;
 
 /** Why a call ended without an answer because the client went away. */
 export class ExchangeCancelled extends Error {
@@ -53,15 +53,6 @@ export class ExchangeCancelled extends Error {
 
   constructor() {
     super('the client went away');
-  }
-}
-
-/** The answer's headers came, then its body broke (cut, stalled, too large): not a connect failure. */
-export class AnswerBodyError extends Error {
-  override readonly name = 'AnswerBodyError';
-
-  constructor(override readonly cause: unknown) {
-    super('the upstream answer broke after its headers');
   }
 }
 
@@ -74,7 +65,7 @@ export function isEventStreamType(contentType: string | string[] | undefined): b
 }
 
 /** An answer as handed over; its headers become an object the first time they are asked for. */
-class Answer<K extends ProviderAnswer['kind'], B> {
+class Answer<K extends UpstreamResponse['kind'], B> {
   private parsed: AnswerHeaders | null = null;
 
   constructor(
@@ -124,7 +115,7 @@ function isName(name: Buffer, lowerName: string): boolean {
  * One call over the pool: a JSON answer arrives whole, an event stream as an AnswerStream at its
  * headers, and the client going away (the cancellation) aborts the call at once.
  */
-export function exchange(pool: Dispatcher, request: Dispatcher.DispatchOptions, cancellation: Cancellation | undefined, maxBufferedBytes: number): Promise<ProviderAnswer> {
+export function exchange(pool: Dispatcher, request: Dispatcher.DispatchOptions, cancellation: Cancellation | undefined, maxBufferedBytes: number): Promise<UpstreamResponse> {
   // Already gone: no connection is opened for nobody.
   if (cancellation?.cancelled) return Promise.reject(new ExchangeCancelled());
   return new Promise((resolve, reject) => {
@@ -147,7 +138,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler, AnswerFlow {
   private stream: AnswerStream | null = null;
 
   constructor(
-    private readonly resolve: (answer: ProviderAnswer) => void,
+    private readonly resolve: (answer: UpstreamResponse) => void,
     private readonly reject: (err: unknown) => void,
     private readonly cancellation: Cancellation | undefined,
     private readonly maxBufferedBytes: number,

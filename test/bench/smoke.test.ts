@@ -58,7 +58,7 @@ t.test('with --profile the bench draws a flame graph of each proxy it profiled',
   }
   t.match(
     readFileSync(mainThread('gateway')!, 'utf8'),
-    /<title>[^<\n]*src\/gateway\.[jt]s:\d+\n/,
+    /<title>[^<\n]*src\/gateway\/create-gateway\.[jt]s:\d+\n/,
     'the gateway’s graph shows its own request handling',
   );
 });

@@ -1,8 +1,8 @@
 // What every store of dashboard users and session rows must do, whatever database holds them. Each
 // implementation's test file runs this suite with a factory that hands each test empty stores.
 import type { Test } from 'tap';
-import type { SessionRow, SessionRows } from '../../src/dashboard/auth/session-store.js';
-import { UserExistsError, type UserStore } from '../../src/dashboard/auth/user-store.js';
+import type { SessionRow, SessionRows } from '../../src/stores/session-rows.js';
+import { UserExistsError, type UserStore } from '../../src/stores/user-store.js';
 import type { KeyStore } from '../../src/keys/key-store.js';
 
 export interface DashboardStoresFixture {

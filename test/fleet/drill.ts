@@ -1,4 +1,4 @@
-// What the fault drills share: a local fleet (src/fleet, what `npm run fleet` runs) of three real
+// What the fault drills share: a local fleet (src/apps/fleet, what `npm run fleet` runs) of three real
 // `serve` processes on a fresh PostgreSQL database and the machine's Redis, behind a real HAProxy, in
 // front of one simulator with paced streams; a steady mixed load through HAProxy that records every
 // request's outcome; and the usage rows the fleet wrote. A drill may put a cuttable relay
@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Test } from 'tap';
 import { Agent, request } from 'undici';
-import { gatewayCommand } from '../../src/fleet/gateway-process.js';
-import { requireHaproxy } from '../../src/fleet/haproxy.js';
-import type { HealthCheck } from '../../src/fleet/haproxy-config.js';
-import { startLocalFleet, type LocalFleet } from '../../src/fleet/local-fleet.js';
-import { startSimulator } from '../../src/simulator/index.js';
-import { adminClient, deleteKeys, REDIS_URL } from '../unit/ratelimit/redis/redis-test-env.js';
+import { gatewayCommand } from '../../src/apps/fleet/gateway-process.js';
+import { requireHaproxy } from '../../src/apps/fleet/haproxy.js';
+import type { HealthCheck } from '../../src/apps/fleet/haproxy-config.js';
+import { startLocalFleet, type LocalFleet } from '../../src/apps/fleet/local-fleet.js';
+import { startSimulator } from '../../src/apps/simulator/index.js';
+import { adminClient, deleteKeys, REDIS_URL } from '../unit/policy/ratelimit/redis/redis-test-env.js';
 import { CuttableRelay } from '../helpers/cuttable-relay.js';
 import { GATEWAY_MAIN, runNode, spawnNodeSync } from '../helpers/child-node.js';
 import { migratedDatabase } from '../helpers/postgres.js';

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import t from 'tap';
 import type { IncomingHttpHeaders } from 'node:http';
-import { builtRequestHeaders, forwardedRequestHeaders, proxiedRequestHeaders } from '../../src/upstream/headers.js';
+import { builtRequestHeaders, forwardedRequestHeaders, proxiedRequestHeaders } from '../../src/providers/anthropic/headers.js';
 
 const UPSTREAM_KEY = 'sk-upstream-fuzz-0123456789';
 const MARK = '\u00a7cred';

@@ -3,15 +3,16 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { DEFAULT_MODELS } from '../../src/catalog/model.js';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { ConfigError } from '../../src/config/config-error.js';
+import { loadConfig } from '../../src/config/config.js';
 import { parseKey } from '../../src/keys/key-format.js';
-import { addressGroup } from '../../src/ratelimit/auth-throttle.js';
-import { reservedTokens } from '../../src/ratelimit/request-limits.js';
-import { upstreamBodyFailure } from '../../src/resilience/body-failure.js';
-import { readdressed } from '../../src/resilience/fallback.js';
-import { retryAfterMs } from '../../src/resilience/retry-policy.js';
-import { translateUpstreamError } from '../../src/translate/chat-to-messages/error.js';
-import { exceedsJsonDepth } from '../../src/validate/json-depth.js';
+import { addressGroup } from '../../src/policy/ratelimit/auth-throttle.js';
+import { reservedTokens } from '../../src/policy/ratelimit/request-limits.js';
+import { upstreamBodyFailure } from '../../src/policy/resilience/body-failure.js';
+import { anthropicPassThrough } from '../../src/dialects/translators/anthropic-to-anthropic/translator.js';
+import { retryAfterMs } from '../../src/policy/resilience/retry-policy.js';
+import { translateUpstreamError } from '../../src/dialects/translators/openai-to-anthropic/error.js';
+import { exceedsJsonDepth } from '../../src/lib/json/json-depth.js';
 
 const sonnet = DEFAULT_MODELS.find((m) => m.id === 'claude-sonnet-4-6')!;
 
@@ -39,14 +40,15 @@ t.test('retry-after parsing never throws and never gives a negative or infinite 
   );
 });
 
-t.test('readdressing any body for a fallback never throws; an object body keeps its other fields', async (t) => {
+t.test('re-translating any messages body for a fallback never throws and keeps its other fields', async (t) => {
+  const passThrough = anthropicPassThrough('/v1/messages');
   fc.assert(
-    fc.property(fc.oneof(fc.string(), fc.json()), (body) => {
-      const out = readdressed({ method: 'POST', path: '/v1/messages', headers: {}, body }, sonnet);
-      if (out === null) return true;
-      const before = JSON.parse(body) as Record<string, unknown>;
+    fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (json) => {
+      const client = { body: Buffer.from(JSON.stringify(json)), json, query: '', strict: false };
+      const out = passThrough.request(client, sonnet, true);
+      if (!out.ok) return false;
       const after = JSON.parse(String(out.body)) as Record<string, unknown>;
-      return after.model === sonnet.id && Object.keys(before).every((k) => k === 'model' || Object.hasOwn(after, k));
+      return after.model === sonnet.id && Object.keys(json).every((k) => k === 'model' || Object.hasOwn(after, k));
     }),
     { numRuns: 2000 },
   );

@@ -4,7 +4,7 @@
 // bench tools. Runs under the test runner's TypeScript loader (src/main.ts) and compiled (dist/src/main.js).
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
-import { gatewayCommand, GatewayProcess } from '../../src/fleet/gateway-process.js';
+import { gatewayCommand, GatewayProcess } from '../../src/apps/fleet/gateway-process.js';
 import { closedPort } from './ports.js';
 
 export interface FleetOptions {
@@ -107,7 +107,7 @@ async function distinctFreePort(taken: number[]): Promise<number> {
   }
 }
 
-/** One instance: a GatewayProcess (src/fleet), its log lines parsed and its warnings kept for failure messages. */
+/** One instance: a GatewayProcess (src/apps/fleet), its log lines parsed and its warnings kept for failure messages. */
 class Instance implements FleetInstance {
   readonly url: string;
   private readonly process: GatewayProcess;

@@ -1,8 +1,8 @@
 // The metrics listener of a test gateway started with GATEWAY_METRICS_PORT=0, as `serve` starts it,
 // closed when the test ends.
 import type { Test } from 'tap';
-import { listenMetrics } from '../../src/metrics-listener.js';
-import type { Runtime } from '../../src/runtime.js';
+import { listenMetrics } from '../../src/gateway/metrics-listener.js';
+import type { Runtime } from '../../src/gateway/runtime.js';
 
 /** The listener's origin, e.g. http://127.0.0.1:40123. */
 export async function startMetricsPort(t: Test, runtime: Runtime): Promise<string> {

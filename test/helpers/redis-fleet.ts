@@ -2,7 +2,7 @@
 // of the test's own, removed at the end: a fleet in one process, for the tests of what Redis shares.
 import { join } from 'node:path';
 import type { Test } from 'tap';
-import { adminClient, deleteKeys, REDIS_URL, testPrefix, type AdminClient } from '../unit/ratelimit/redis/redis-test-env.js';
+import { adminClient, deleteKeys, REDIS_URL, testPrefix, type AdminClient } from '../unit/policy/ratelimit/redis/redis-test-env.js';
 import { startHarness, type Harness } from './harness.js';
 
 export interface RedisFleet {

@@ -2,7 +2,7 @@
 // test's own: what the CLI tests of customers, limits and budgets share.
 import { join } from 'node:path';
 import type { Test } from 'tap';
-import { runCli } from '../../src/cli/dispatch.js';
+import { runCli } from '../../src/apps/cli/dispatch.js';
 
 export interface CliRun {
   code: number;

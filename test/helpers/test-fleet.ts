@@ -1,8 +1,8 @@
 // A fleet (fleet.ts) on a database and a Redis key prefix of its own, both removed when the test ends,
 // after the fleet has stopped: what a fleet test file starts once and shares between its subtests.
 import type { Test } from 'tap';
-import { adminClient, deleteKeys, REDIS_URL, testPrefix } from '../unit/ratelimit/redis/redis-test-env.js';
-import type { AdminClient } from '../unit/ratelimit/redis/redis-test-env.js';
+import { adminClient, deleteKeys, REDIS_URL, testPrefix } from '../unit/policy/ratelimit/redis/redis-test-env.js';
+import type { AdminClient } from '../unit/policy/ratelimit/redis/redis-test-env.js';
 import { startFleet } from './fleet.js';
 import type { Fleet, FleetOptions } from './fleet.js';
 import { createTestDatabase } from './postgres.js';

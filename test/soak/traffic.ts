@@ -2,7 +2,7 @@
 // cancellations mid-stream, client errors, a rate-limited key, and upstream faults now and then.
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
-import type { Fault, Simulator } from '../../src/simulator/index.js';
+import type { Fault, Simulator } from '../../src/apps/simulator/index.js';
 
 export interface TrafficTarget {
   url: string;

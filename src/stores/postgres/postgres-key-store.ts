@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import { displayPrefix, generateKey, hashSecret, randomBase62 } from '../../keys/key-format.js';
 import { checkedBudget, validCustomerLimits, validCustomerName, validateKeySettings } from '../../keys/key-input.js';
-import { budgetColumns, budgetFromColumns, type Budget } from '../../spend/budget.js';
+import { budgetColumns, budgetFromColumns, type Budget } from '../../keys/budget.js';
 import { KeyStoreError, type Customer, type CustomerLimits, type KeyChange, type KeyRecord, type KeyStore, type NewKey } from '../../keys/key-store.js';
 import { CHANGE_STAMP_VALUES, FEED_TRANSACTION, NOTIFY_KEY_CHANGE, READ_HORIZON, STAMP_CHANGE, nextCursor } from './key-change-feed.js';
 import { inTransaction, sqlState, UNIQUE_VIOLATION, type Queryable, type WatchedPool } from './pool.js';

@@ -1,6 +1,6 @@
-// Dashboard session rows in PostgreSQL (the rules about sessions are in src/dashboard/auth/session-store.ts).
+// Dashboard session rows in PostgreSQL (the rules about sessions are in src/admin/auth/session-store.ts).
 import type { WatchedPool } from './pool.js';
-import type { SessionRow, SessionRows } from '../../dashboard/auth/session-store.js';
+import type { SessionRow, SessionRows } from '../session-rows.js';
 import { sessionRowOf, type SessionColumns } from '../session-columns.js';
 
 export class PostgresSessionRows implements SessionRows {

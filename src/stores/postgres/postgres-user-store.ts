@@ -1,5 +1,5 @@
 // Dashboard users in PostgreSQL, shared by every instance.
-import { newUserId, UserExistsError, type DashboardUser, type UserCredentials, type UserStore } from '../../dashboard/auth/user-store.js';
+import { newUserId, UserExistsError, type DashboardUser, type UserCredentials, type UserStore } from '../user-store.js';
 import { sqlState, UNIQUE_VIOLATION, type WatchedPool } from './pool.js';
 
 interface UserRow {

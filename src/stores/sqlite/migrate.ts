@@ -1,6 +1,6 @@
 // Applies SQLite's versioned SQL files (./migrations) in order, once each, recorded in schema_migrations.
 import { loadMigrations, type Migration } from '../migration-files.js';
-import type { Db } from './open.js';
+import type Database from 'better-sqlite3';
 
 export function loadSqliteMigrations(): Migration[] {
   return loadMigrations(new URL('./migrations/', import.meta.url));
@@ -12,7 +12,7 @@ export function loadSqliteMigrations(): Migration[] {
  * schema_migrations, so when two processes open a fresh file at once the second waits (busy_timeout),
  * then finds the work done. Returns the versions applied by this call.
  */
-export function migrate(db: Db, migrations: Migration[] = loadSqliteMigrations()): number[] {
+export function migrate(db: Database.Database, migrations: Migration[] = loadSqliteMigrations()): number[] {
   const apply = db.transaction(() => {
     db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);

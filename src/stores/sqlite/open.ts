@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { parseDatabaseUrl } from '../database-url.js';
+import { parseDatabaseUrl } from '../../config/database-url.js';
 import { DatabaseError } from '../errors.js';
 import { migrate } from './migrate.js';
 

@@ -3,7 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './open.js';
 import { displayPrefix, generateKey, hashSecret, randomBase62 } from '../../keys/key-format.js';
 import { checkedBudget, validCustomerLimits, validCustomerName, validateKeySettings } from '../../keys/key-input.js';
-import { budgetColumns, budgetFromColumns, type Budget } from '../../spend/budget.js';
+import { budgetColumns, budgetFromColumns, type Budget } from '../../keys/budget.js';
 import { lastUsedRowsWriter } from './last-used-rows.js';
 import { KeyStoreError, type Customer, type CustomerLimits, type KeyChange, type KeyRecord, type KeyStore, type LastUse, type NewKey } from '../../keys/key-store.js';
 

@@ -1,6 +1,6 @@
-// Dashboard session rows in SQLite (the rules about sessions are in src/dashboard/auth/session-store.ts).
+// Dashboard session rows in SQLite (the rules about sessions are in src/admin/auth/session-store.ts).
 import type { Statement } from 'better-sqlite3';
-import type { Role, SessionRow, SessionRows } from '../../dashboard/auth/session-store.js';
+import type { Role, SessionRow, SessionRows } from '../session-rows.js';
 import { sessionRowOf, type SessionColumns } from '../session-columns.js';
 
 import type { Db } from './open.js';

@@ -1,6 +1,6 @@
 // Dashboard users in SQLite.
 import type { Statement } from 'better-sqlite3';
-import { newUserId, UserExistsError, type DashboardUser, type UserCredentials, type UserStore } from '../../dashboard/auth/user-store.js';
+import { newUserId, UserExistsError, type DashboardUser, type UserCredentials, type UserStore } from '../user-store.js';
 import type { Db } from './open.js';
 
 interface UserRow {

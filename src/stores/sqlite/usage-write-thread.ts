@@ -9,7 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from './open.js';
 import type { LastUse } from '../../keys/key-store.js';
 import { lastUsedRowsWriter } from './last-used-rows.js';
-import { lowerThreadPriority } from '../../workers/thread-priority.js';
+import { lowerThreadPriority } from '../../lib/thread-priority.js';
 import { SqliteUsageStore } from './sqlite-usage-store.js';
 import type { UsageRecord } from '../../metering/usage-store.js';
 

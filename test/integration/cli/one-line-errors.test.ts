@@ -5,8 +5,8 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import t from 'tap';
-import { runCli } from '../../../src/cli/dispatch.js';
-import type { SignalSource } from '../../../src/cli/signals.js';
+import { runCli } from '../../../src/apps/cli/dispatch.js';
+import type { SignalSource } from '../../../src/apps/cli/signals.js';
 import { GATEWAY_MAIN, spawnNode } from '../../helpers/child-node.js';
 
 const SECRET = 'S3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS3cr3tX';

@@ -2,10 +2,10 @@
 // rate limiter and failed-authentication throttle from the configuration (a cluster worker's are the
 // primary's: test/integration/cluster/workers.test.ts).
 import t from 'tap';
-import { buildRuntime } from '../../../src/build-runtime.js';
+import { buildRuntime } from '../../../src/apps/serve/build-runtime.js';
 import { loadConfig } from '../../../src/config/config.js';
-import { AuthThrottle } from '../../../src/ratelimit/auth-throttle.js';
-import { MemoryRateLimiter } from '../../../src/ratelimit/memory-limiter.js';
+import { AuthThrottle } from '../../../src/policy/ratelimit/auth-throttle.js';
+import { MemoryRateLimiter } from '../../../src/policy/ratelimit/memory-limiter.js';
 import { startHarness } from '../../helpers/harness.js';
 import { bearer, call } from '../../helpers/http.js';
 

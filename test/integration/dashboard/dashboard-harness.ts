@@ -1,6 +1,6 @@
 // A test gateway with the dashboard mounted, and an admin API client that keeps its session like a browser.
-import { dashboardRoutes } from '../../../src/dashboard/routes.js';
-import type { DashboardDeps } from '../../../src/dashboard/routes.js';
+import { dashboardRoutes } from '../../../src/admin/routes.js';
+import type { DashboardDeps } from '../../../src/admin/routes.js';
 import { startHarness } from '../../helpers/harness.js';
 import type { Harness, HarnessOptions } from '../../helpers/harness.js';
 import { bearer, call } from '../../helpers/http.js';

@@ -1,7 +1,7 @@
 // Customer users' passwords (rehash at sign-in when the cost was raised, changing one's own password) and
 // the ceiling on the limits a customer user may give a new key.
 import t from 'tap';
-import { PasswordHasher, parseHash } from '../../../src/dashboard/auth/passwords.js';
+import { PasswordHasher, parseHash } from '../../../src/admin/auth/passwords.js';
 import { AdminClient, ADMIN_TOKEN, startDashboardHarness, TEST_PASSWORD_COST } from './dashboard-harness.js';
 
 const PASSWORD = 'correct horse battery staple';

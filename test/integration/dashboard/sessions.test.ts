@@ -1,8 +1,8 @@
 // Sessions: cookie attributes, sign-out, the bearer admin token, and refusal of cross-site state changes.
 import t from 'tap';
-import { dashboardRoutes } from '../../../src/dashboard/routes.js';
-import { createGateway } from '../../../src/gateway.js';
-import { createHttpServer, listen } from '../../../src/server.js';
+import { dashboardRoutes } from '../../../src/admin/routes.js';
+import { createGateway } from '../../../src/gateway/create-gateway.js';
+import { createHttpServer, listen } from '../../../src/gateway/server.js';
 import { call } from '../../helpers/http.js';
 import { AdminClient, ADMIN_TOKEN, sameOriginHeaders, startDashboardHarness } from './dashboard-harness.js';
 

@@ -2,7 +2,7 @@
 // strings are clipped before they are logged or cached, and every cache keyed by them is bounded in
 // bytes. Measured as the heap after full garbage collections, before and after the flood.
 import t from 'tap';
-import { CLIP_MARKER } from '../../../src/json/clip-text.js';
+import { CLIP_MARKER } from '../../../src/lib/json/clip-text.js';
 import { startHarness } from '../../helpers/harness.js';
 import { bearer, call } from '../../helpers/http.js';
 import { sample } from '../../soak/memory.js';

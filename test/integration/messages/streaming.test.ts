@@ -1,7 +1,7 @@
 // Streams under stress: the client leaving, the client reading slowly, the gateway shutting down.
 import { request } from 'undici';
 import t from 'tap';
-import { drain } from '../../../src/server.js';
+import { drain } from '../../../src/gateway/server.js';
 import { startHarness } from '../../helpers/harness.js';
 import { bearer } from '../../helpers/http.js';
 import { waitFor } from '../../helpers/wait.js';

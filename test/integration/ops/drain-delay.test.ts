@@ -3,8 +3,8 @@
 // request to an instance that refuses it; only after the delay does the port close.
 import t from 'tap';
 import { request } from 'undici';
-import { drain, readinessWatched, READINESS_WATCH_WINDOW_MS } from '../../../src/server.js';
-import type { Lifecycle } from '../../../src/runtime.js';
+import { drain, readinessWatched, READINESS_WATCH_WINDOW_MS } from '../../../src/gateway/server.js';
+import type { Lifecycle } from '../../../src/gateway/runtime.js';
 import { startHarness } from '../../helpers/harness.js';
 import { bearer, call } from '../../helpers/http.js';
 

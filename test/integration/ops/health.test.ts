@@ -3,10 +3,10 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildRuntime } from '../../../src/build-runtime.js';
+import { buildRuntime } from '../../../src/apps/serve/build-runtime.js';
 import { loadConfig } from '../../../src/config/config.js';
-import { createGateway } from '../../../src/gateway.js';
-import { createHttpServer, listen } from '../../../src/server.js';
+import { createGateway } from '../../../src/gateway/create-gateway.js';
+import { createHttpServer, listen } from '../../../src/gateway/server.js';
 import { startHarness } from '../../helpers/harness.js';
 import { bearer, call } from '../../helpers/http.js';
 

@@ -4,7 +4,7 @@
 import { request } from 'node:http';
 import t from 'tap';
 import type { Test } from 'tap';
-import { listenMetrics } from '../../../src/metrics-listener.js';
+import { listenMetrics } from '../../../src/gateway/metrics-listener.js';
 import { startHarness } from '../../helpers/harness.js';
 import type { Harness } from '../../helpers/harness.js';
 import { bearer, call } from '../../helpers/http.js';

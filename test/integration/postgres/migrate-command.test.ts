@@ -3,7 +3,7 @@
 // opening the file applied; a database it cannot reach is one line on stderr.
 import { join } from 'node:path';
 import t from 'tap';
-import { runMigrate } from '../../../src/cli/migrate.js';
+import { runMigrate } from '../../../src/apps/cli/migrate.js';
 import { loadPostgresMigrations } from '../../../src/stores/postgres/migrate.js';
 import { loadSqliteMigrations } from '../../../src/stores/sqlite/migrate.js';
 import { GATEWAY_MAIN, runNode } from '../../helpers/child-node.js';

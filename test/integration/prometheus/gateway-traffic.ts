@@ -1,7 +1,7 @@
 // Real traffic for the dashboard check: requests through both surfaces of a running gateway
 // (streamed and not), plus the failures the dashboard has panels for: a bad key, a rate-limited
 // key, an unknown model, upstream errors injected into the simulator.
-import type { Simulator } from '../../../src/simulator/index.js';
+import type { Simulator } from '../../../src/apps/simulator/index.js';
 import { bearer, call } from '../../helpers/http.js';
 
 export interface GatewayTrafficOptions {

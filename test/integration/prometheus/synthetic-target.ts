@@ -3,7 +3,8 @@
 // surfaces would: streams, errors, warnings, rate limits, cache hits, upstream trouble.
 import { createServer, type Server } from 'node:http';
 import { DEFAULT_MODELS } from '../../../src/catalog/model.js';
-import { createMetrics, type GatewayMetrics, type RequestObservation } from '../../../src/observability/metrics.js';
+import { createMetrics, type GatewayMetrics } from '../../../src/observability/metrics.js';
+import type { RequestObservation } from '../../../src/observability/request-observation.js';
 
 export interface SyntheticTarget {
   readonly url: string;

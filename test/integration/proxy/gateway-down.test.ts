@@ -6,7 +6,7 @@ import t from 'tap';
 import { call } from '../../helpers/http.js';
 import type { Harness } from '../../helpers/harness.js';
 import { waitFor } from '../../helpers/wait.js';
-import { listen } from '../../../src/server.js';
+import { listen } from '../../../src/gateway/server.js';
 import { proxiedGateway, secretOf } from './fixtures/proxy.js';
 
 const MODEL = 'claude-sonnet-4-6';

@@ -8,8 +8,8 @@ import type { Harness } from '../../helpers/harness.js';
 import { startHarness } from '../../helpers/harness.js';
 import { bearer, call } from '../../helpers/http.js';
 import { AdminClient, ADMIN_TOKEN, startDashboardHarness } from '../dashboard/dashboard-harness.js';
-import type { DashboardDeps } from '../../../src/dashboard/routes.js';
-import { adminClient, deleteKeys, REDIS_URL, testPrefix } from '../../unit/ratelimit/redis/redis-test-env.js';
+import type { DashboardDeps } from '../../../src/admin/routes.js';
+import { adminClient, deleteKeys, REDIS_URL, testPrefix } from '../../unit/policy/ratelimit/redis/redis-test-env.js';
 
 const messagesBody = JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
 const PASSWORD = 'the right password 123';

@@ -3,7 +3,7 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { Agent, request } from 'undici';
-import type { Fault } from '../../../src/simulator/index.js';
+import type { Fault } from '../../../src/apps/simulator/index.js';
 import type { Harness } from '../../helpers/harness.js';
 import { startHarness } from '../../helpers/harness.js';
 import { bearer } from '../../helpers/http.js';

@@ -1,8 +1,8 @@
 // `model-gateway simulator`: the ready line, a working server, a clean stop on SIGTERM, bad arguments.
 import { EventEmitter } from 'node:events';
 import t from 'tap';
-import { runSimulator } from '../../../src/cli/simulator.js';
-import type { SignalSource } from '../../../src/cli/signals.js';
+import { runSimulator } from '../../../src/apps/cli/simulator.js';
+import type { SignalSource } from '../../../src/apps/cli/signals.js';
 import { call, eventually, TEXT_REQUEST } from './raw-http.js';
 
 function captureIo(): { out: string[]; err: string[]; io: { out(s: string): void; err(s: string): void } } {

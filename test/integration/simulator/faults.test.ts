@@ -2,7 +2,7 @@
 // and the clean-up after a client leaves mid-stream.
 import type { IncomingMessage } from 'node:http';
 import t from 'tap';
-import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
+import { startSimulator, type Simulator } from '../../../src/apps/simulator/index.js';
 import { call, eventNames, eventually, open, readAll, STREAM_REQUEST, TEXT_REQUEST } from './raw-http.js';
 
 let sim: Simulator;

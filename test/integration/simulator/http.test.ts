@@ -1,6 +1,6 @@
 // The simulator's HTTP surface over real sockets: headers, auth, routing, limits, recording.
 import t from 'tap';
-import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
+import { startSimulator, type Simulator } from '../../../src/apps/simulator/index.js';
 import { API_HEADERS, call, STREAM_REQUEST, TEXT_REQUEST } from './raw-http.js';
 
 let sim: Simulator;

@@ -1,7 +1,7 @@
 // The official SDK against the simulator over real HTTP: if the SDK is happy, the shapes are right.
 import Anthropic, { APIError } from '@anthropic-ai/sdk';
 import t from 'tap';
-import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
+import { startSimulator, type Simulator } from '../../../src/apps/simulator/index.js';
 
 const KEY = 'sk-sim-test';
 let sim: Simulator;

@@ -5,8 +5,8 @@
 import t from 'tap';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { formatUsd } from '../../../src/spend/cost.js';
-import type { Budget } from '../../../src/spend/budget.js';
+import { formatUsd } from '../../../src/metering/cost.js';
+import type { Budget } from '../../../src/keys/budget.js';
 import { startHarness } from '../../helpers/harness.js';
 import { bearer, call, cancelMidStream } from '../../helpers/http.js';
 import { waitFor } from '../../helpers/wait.js';

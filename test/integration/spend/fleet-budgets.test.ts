@@ -3,11 +3,11 @@
 // counter), the counter ends at the sum of the real costs, and a fresh instance seeded after a Redis flush
 // starts from the usage store instead of from zero.
 import t from 'tap';
-import type { Budget } from '../../../src/spend/budget.js';
+import type { Budget } from '../../../src/keys/budget.js';
 import { bearer, call } from '../../helpers/http.js';
 import { startRedisFleet } from '../../helpers/redis-fleet.js';
 import { waitFor } from '../../helpers/wait.js';
-import { deleteKeys } from '../../unit/ratelimit/redis/redis-test-env.js';
+import { deleteKeys } from '../../unit/policy/ratelimit/redis/redis-test-env.js';
 
 const MODEL = 'claude-sonnet-4-6';
 const INPUT = 3000;

@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { adminTokenOf, ensureAdminToken, MIN_ADMIN_TOKEN_LENGTH } from '../../../src/admin-token.js';
-import { ConfigError, loadConfig } from '../../../src/config/config.js';
+import { adminTokenOf, ensureAdminToken, MIN_ADMIN_TOKEN_LENGTH } from '../../../src/config/admin-token.js';
+import { ConfigError } from '../../../src/config/config-error.js';
+import { loadConfig } from '../../../src/config/config.js';
 
 const LONG_ENOUGH = 'x'.repeat(MIN_ADMIN_TOKEN_LENGTH);
 

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { ConfigError, loadConfig } from '../../../src/config/config.js';
+import { ConfigError } from '../../../src/config/config-error.js';
+import { loadConfig } from '../../../src/config/config.js';
 
 const breaker = (env: Record<string, string>) => loadConfig(env).breaker;
 

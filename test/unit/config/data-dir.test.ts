@@ -1,6 +1,6 @@
 import t from 'tap';
 import { loadConfig } from '../../../src/config/config.js';
-import { DatabaseError } from '../../../src/stores/errors.js';
+import { ConfigError } from '../../../src/config/config-error.js';
 
 const dataDir = (env: Record<string, string>) => loadConfig(env).dataDir;
 
@@ -18,5 +18,5 @@ t.test('no database file: ./data; GATEWAY_DATA_DIR wins over all', async (t) => 
 });
 
 t.test('a DATABASE_URL the store could not open is refused with the store’s own reason', async (t) => {
-  t.throws(() => loadConfig({ DATABASE_URL: 'mysql://db/gw' }), DatabaseError);
+  t.throws(() => loadConfig({ DATABASE_URL: 'mysql://db/gw' }), ConfigError);
 });

@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import t from 'tap';
 import { loadConfig, type GatewayConfig } from '../../../src/config/config.js';
-import { requireHaproxy } from '../../../src/fleet/haproxy.js';
-import { drainDelayFor } from '../../../src/fleet/haproxy-config.js';
+import { requireHaproxy } from '../../../src/apps/fleet/haproxy.js';
+import { drainDelayFor } from '../../../src/apps/fleet/haproxy-config.js';
 import {
   composeEnv,
   composeFile,

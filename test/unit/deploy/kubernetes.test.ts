@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { parse } from 'yaml';
 import { loadConfig, MIN_OPERATOR_SECRET_LENGTH } from '../../../src/config/config.js';
-import { drainDelayFor } from '../../../src/fleet/haproxy-config.js';
+import { drainDelayFor } from '../../../src/apps/fleet/haproxy-config.js';
 import {
   kubeObject,
   kubeSettings,

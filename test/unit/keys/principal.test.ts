@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { KeyRecord } from '../../../src/keys/key-store.js';
 import { customerLimitsOf, mayUseModel, principalOf } from '../../../src/keys/principal.js';
-import { customerLimitsLookup } from '../../../src/ratelimit/request-limits.js';
+import { customerLimitsLookup } from '../../../src/policy/ratelimit/request-limits.js';
 
 const record = (allowedModels: string[] | null): KeyRecord => ({
   id: 'k', customerId: 'c', customerName: 'acme', name: null, prefix: 'mgw_0000', createdAt: '2030-01-01T00:00:00Z',

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { AggregatorRegistry } from 'prom-client';
 import t from 'tap';
-import { createMetrics, METRIC_NAMES, type GatewayMetrics, type RequestObservation } from '../../../src/observability/metrics.js';
+import { createMetrics, METRIC_NAMES, type GatewayMetrics } from '../../../src/observability/metrics.js';
+import type { RequestObservation } from '../../../src/observability/request-observation.js';
 import { labelValues, parseExposition, valueOf, type ParsedSample } from './exposition.js';
 
 const MODELS = new Set(['claude-opus-4-7', 'claude-sonnet-4-6']);

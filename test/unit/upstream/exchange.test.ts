@@ -4,15 +4,16 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { upstreamBodyFailure } from '../../../src/resilience/body-failure.js';
+import { upstreamBodyFailure } from '../../../src/policy/resilience/body-failure.js';
 import type { Test } from 'tap';
 import type { AnswerSink, AnswerStream } from '../../../src/upstream/answer-stream.js';
 import { collectAnswer } from '../../../src/upstream/answer-stream.js';
 import { Cancellation } from '../../../src/upstream/cancellation.js';
 import type { UpstreamFailureKind, UpstreamOptions, UpstreamRequest } from '../../../src/upstream/client.js';
 import { classifyUpstreamFailure, UpstreamClient, upstreamFailureError } from '../../../src/upstream/client.js';
-import type { ProviderAnswer, StreamedAnswer } from '../../../src/upstream/exchange.js';
-import { AnswerBodyError, ExchangeCancelled, isEventStreamType } from '../../../src/upstream/exchange.js';
+import type { UpstreamResponse, StreamedAnswer } from '../../../src/upstream/exchange.js';
+import { AnswerBodyError } from '../../../src/upstream/answer-stream.js';
+import { ExchangeCancelled, isEventStreamType } from '../../../src/upstream/exchange.js';
 import { ByteDigest, EventProducer } from '../../helpers/event-producer.js';
 import type { Gate, TestServer } from '../../helpers/http-server.js';
 import { closeOf, gate, startServer } from '../../helpers/http-server.js';
@@ -76,7 +77,7 @@ function attachCollector(stream: AnswerStream): Collected {
   return collected;
 }
 
-function streamed(t: Test, answer: ProviderAnswer): StreamedAnswer {
+function streamed(t: Test, answer: UpstreamResponse): StreamedAnswer {
   if (answer.kind !== 'stream') throw new Error(`expected a stream, got a ${answer.kind} answer`);
   t.teardown(() => answer.body.cancel(new ExchangeCancelled()));
   return answer;

@@ -1,0 +1,43 @@
+// The catalogue, for the allowed-models choice when creating a key, with each model's prices.
+import type { Catalogue } from '../../catalog/catalogue.js';
+import type { CatalogModel } from '../../catalog/model.js';
+import { formatUsdPerMillion } from '../../metering/cost.js';
+import type { ModelPrices } from '../../metering/prices.js';
+import type { ApiRoute } from './types.js';
+import { ok } from './types.js';
+
+export function modelRoutes(catalogue: Catalogue): ApiRoute[] {
+  return [
+    {
+      method: 'GET',
+      pattern: '/models',
+      access: 'signed-in',
+      handler: async () => ok({ models: catalogue.list().map(modelView) }),
+    },
+  ];
+}
+
+/** Prices as the models file writes them: USD per million tokens, exact decimal strings. */
+export type PricesView = Record<keyof ModelPrices, string>;
+
+export interface ModelView {
+  id: string;
+  displayName: string;
+  /** False: requests to it are counted at zero cost (docs/spend.md). */
+  priced: boolean;
+  /** USD per million tokens, as the models file writes them; null when unknown. */
+  prices: PricesView | null;
+}
+
+function modelView(m: CatalogModel): ModelView {
+  const p = m.prices;
+  return {
+    id: m.id,
+    displayName: m.displayName,
+    priced: p !== null,
+    prices:
+      p === null
+        ? null
+        : { input: formatUsdPerMillion(p.input), output: formatUsdPerMillion(p.output), cacheWrite: formatUsdPerMillion(p.cacheWrite), cacheRead: formatUsdPerMillion(p.cacheRead) },
+  };
+}

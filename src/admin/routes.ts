@@ -1,0 +1,98 @@
+// The dashboard's routes for the gateway's route table: pages under /dashboard, the JSON API under
+// /admin/api. Both share the gateway's request id, access log, metrics and error shape.
+import { isStrongEnoughAdminToken, MIN_ADMIN_TOKEN_LENGTH } from '../config/admin-token.js';
+import type { KeyStore } from '../keys/key-store.js';
+import type { UsageStore } from '../metering/usage-store.js';
+import type { Handler, Stage } from '../gateway/compose.js';
+import { compose } from '../gateway/compose.js';
+import type { Route } from '../gateway/routes.js';
+import { customerLimitsLookup } from '../policy/ratelimit/request-limits.js';
+import type { Runtime } from '../gateway/runtime.js';
+import { errorBoundaryStage } from '../gateway/stages/error-boundary.js';
+import { observeStage } from '../gateway/stages/observe.js';
+import { parseJsonStage } from '../gateway/stages/parse-json.js';
+import { readBodyStage } from '../gateway/stages/read-body.js';
+import { requestIdStage } from '../gateway/stages/request-id.js';
+import { customerRoutes } from './api/customer-handlers.js';
+import { adminApiStage, API_PREFIX } from './api/dispatch.js';
+import { keyRoutes } from './api/key-handlers.js';
+import { modelRoutes } from './api/model-handlers.js';
+import { passwordRoutes } from './api/password-handlers.js';
+import { sessionRoutes } from './api/session-handlers.js';
+import { usageRoutes } from './api/usage-handlers.js';
+import { userRoutes } from './api/user-handlers.js';
+import type { ScryptCost } from './auth/passwords.js';
+import { PasswordHasher } from './auth/passwords.js';
+import type { SessionTimes } from './auth/session-store.js';
+import { DEFAULT_SESSION_TIMES, SessionStore } from './auth/session-store.js';
+import type { Stores } from '../stores/stores.js';
+import { FleetSignInThrottle } from './auth/fleet-sign-in-throttle.js';
+import type { AttemptGuard, AttemptThrottle } from './auth/sign-in-attempt.js';
+import type { SignInThrottleOptions } from './auth/throttle.js';
+import { SignInThrottle } from './auth/throttle.js';
+import { API_ANSWER_HEADERS } from './http/send.js';
+import { DASHBOARD_PREFIX, staticFilesStage } from './http/static-files.js';
+
+export interface DashboardDeps {
+  stores: Pick<Stores, 'keys' | 'usage' | 'users' | 'sessions'>;
+  adminToken: string;
+  sessionTimes?: SessionTimes;
+  throttle?: SignInThrottleOptions;
+  /** The scrypt cost of new password hashes; the OWASP one unless a test needs speed. */
+  passwordCost?: ScryptCost;
+}
+
+/** Admin API bodies are small; this also bounds what an unauthenticated sign-in call can make us read. */
+const ADMIN_BODY_LIMIT = 64 * 1024;
+
+/** This process's count, also kept over the fleet when the instances share Redis. */
+function signInThrottle(rt: Runtime, options: SignInThrottleOptions | undefined): AttemptThrottle {
+  const local = new SignInThrottle(options);
+  const fleet = rt.fleetStore ?? null;
+  if (fleet === null) return local;
+  return new FleetSignInThrottle(local, fleet.redis, {
+    prefix: fleet.prefix,
+    onError: (err) => rt.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'counting a sign-in attempt in Redis failed'),
+  });
+}
+
+export function dashboardRoutes(rt: Runtime, deps: DashboardDeps): Route[] {
+  // The start refuses such a token already; this keeps any other way of mounting the dashboard honest.
+  if (!isStrongEnoughAdminToken(deps.adminToken)) throw new Error(`the admin token must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
+  const { keys: keyStore, usage: usageStore, users } = deps.stores;
+  const passwords = new PasswordHasher(deps.passwordCost);
+  const customerDefaults = customerLimitsLookup(rt.config.rateLimits.customers);
+  const sessions = new SessionStore(deps.stores.sessions, deps.sessionTimes ?? DEFAULT_SESSION_TIMES);
+  // One throttle for sign-ins and bearer tokens alike.
+  const attempts: AttemptGuard = { throttle: signInThrottle(rt, deps.throttle), trustedProxies: new Set(rt.config.rateLimits.trustedProxies) };
+  const api = adminApiStage(
+    [
+      ...sessionRoutes({ adminToken: deps.adminToken, keyStore, sessions, users, passwords, ...attempts }),
+      ...passwordRoutes({ users, sessions, passwords, ...attempts }),
+      ...customerRoutes({ keyStore, keyCache: rt.keys, customerDefaults, usageStore }),
+      ...keyRoutes({ keyStore, catalogue: rt.catalogue, keyCache: rt.keys, customerDefaults, usageStore }),
+      ...usageRoutes(keyStore, usageStore),
+      ...userRoutes(keyStore, users, passwords),
+      ...modelRoutes(rt.catalogue),
+    ],
+    { adminToken: deps.adminToken, sessions, users, ...attempts },
+  );
+  const front: Stage[] = [requestIdStage(rt), observeStage(rt), errorBoundaryStage(rt)];
+  const withBody: Stage[] = [readBodyStage(ADMIN_BODY_LIMIT), parseJsonStage(rt)];
+  const pages: Handler = compose([...front, staticFilesStage()]);
+
+  const apiRoute = (method: Route['method'], stages: Stage[]): Route => ({
+    method,
+    path: `${API_PREFIX}/*`,
+    info: { name: `${API_PREFIX}/*`, surface: 'admin', errorFormat: 'chat', fixedHeaders: API_ANSWER_HEADERS },
+    handler: compose(stages),
+  });
+  const pageRoute = (path: string): Route => ({ method: 'GET', path, info: { name: `${DASHBOARD_PREFIX}/*`, surface: 'admin', errorFormat: 'chat' }, handler: pages });
+  return [
+    pageRoute(DASHBOARD_PREFIX),
+    pageRoute(`${DASHBOARD_PREFIX}/*`),
+    apiRoute('GET', [...front, api]),
+    apiRoute('POST', [...front, ...withBody, api]),
+    apiRoute('DELETE', [...front, api]),
+  ];
+}

@@ -1,0 +1,128 @@
+// `model-gateway keys create|list|revoke`: key management from the command line, safe beside a running server
+// (SQLite in WAL mode, or the fleet's PostgreSQL; every running instance sees a revocation within a second or two).
+import { KEY_TAG } from '../../keys/key-format.js';
+import type { KeyRecord, KeyStore } from '../../keys/key-store.js';
+import { keyStatus } from '../../keys/key-status.js';
+import { withStores } from '../../stores/open-stores.js';
+import { ArgError, parseCommandArgs, positiveIntegerArg, processIo, runCommand, shownArgument, type CliIo } from '../args.js';
+import { budgetView } from '../../policy/budgets/budget-view.js';
+import { budgetFromArgs } from './budget-args.js';
+import { formatTable, json, shortTime } from './output.js';
+
+export interface KeysEnv {
+  databaseUrl: string;
+}
+
+const USAGE = {
+  create:
+    'keys create --customer <name> [--name <label>] [--expires <ISO-8601>] [--models <id,id>] [--rpm N] [--tpm N] [--budget USD] [--budget-period day|month|total] [--budget-mode hard|soft] [--json]',
+  list: 'keys list [--customer <name>] [--json]',
+  revoke: 'keys revoke <id>',
+};
+
+type Subcommand = (argv: string[], store: KeyStore, io: CliIo) => Promise<number>;
+
+const SUBCOMMANDS: Record<string, Subcommand> = { create, list, revoke };
+
+export async function runKeys(argv: string[], env: KeysEnv, io: CliIo = processIo): Promise<number> {
+  return runCommand(io, 'keys', async () => {
+    const [name, ...rest] = argv;
+    const sub = name !== undefined && Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
+    if (sub === undefined) throw new ArgError(`expected create, list or revoke (usage: ${Object.values(USAGE).join(' | ')})`);
+    return withStores(env.databaseUrl, (stores) => sub(rest, stores.keys, io));
+  });
+}
+
+async function create(argv: string[], store: KeyStore, io: CliIo): Promise<number> {
+  const { values } = parseCommandArgs(
+    argv,
+    {
+      customer: { type: 'string' },
+      name: { type: 'string' },
+      expires: { type: 'string' },
+      models: { type: 'string' },
+      rpm: { type: 'string' },
+      tpm: { type: 'string' },
+      budget: { type: 'string' },
+      'budget-period': { type: 'string' },
+      'budget-mode': { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    USAGE.create,
+  );
+  if (values.customer === undefined) throw new ArgError(`--customer is required (usage: ${USAGE.create})`);
+  const budget = budgetFromArgs(
+    { amount: 'budget', period: 'budget-period', mode: 'budget-mode' },
+    { amount: values.budget, period: values['budget-period'], mode: values['budget-mode'] },
+  );
+  const { record, key } = await store.createKey({
+    customerName: values.customer,
+    name: values.name ?? null,
+    expiresAt: values.expires ?? null,
+    allowedModels: values.models === undefined ? null : values.models.split(','),
+    rpm: positiveIntegerArg('rpm', values.rpm) ?? null,
+    tpm: positiveIntegerArg('tpm', values.tpm) ?? null,
+    budget: budget ?? null,
+  });
+  io.out(values.json ? json({ ...keyJson(record), key, customer: record.customerName }) : `${key}\n`);
+  return 0;
+}
+
+async function list(argv: string[], store: KeyStore, io: CliIo): Promise<number> {
+  const { values } = parseCommandArgs(argv, { customer: { type: 'string' }, json: { type: 'boolean' } }, USAGE.list);
+  let customerId: string | undefined;
+  if (values.customer !== undefined) {
+    const customer = await store.getCustomerByName(values.customer);
+    if (customer === null) throw new Error(`no customer named "${values.customer}"`);
+    customerId = customer.id;
+  }
+  const keys = await store.listKeys({ customerId });
+  io.out(values.json ? json(keys.map(keyJson)) : keyTable(keys, Date.now()));
+  return 0;
+}
+
+async function revoke(argv: string[], store: KeyStore, io: CliIo): Promise<number> {
+  const { positionals } = parseCommandArgs(argv, {}, USAGE.revoke, true);
+  if (positionals.length !== 1) throw new ArgError(`expected one key id (usage: ${USAGE.revoke})`);
+  const id = keyIdOf(positionals[0]);
+  if (id === '') throw new ArgError(`expected one key id (usage: ${USAGE.revoke})`);
+  const existing = await store.getKey(id);
+  if (existing === null) throw new Error(`no key with id ${shownArgument(id)}`);
+  if (await store.revokeKey(existing.id)) io.out(`revoked ${existing.id}\n`);
+  else io.out(`${existing.id} was already revoked\n`);
+  return 0;
+}
+
+/** A key as --json prints it: budgets with their amounts in USD (exact decimal strings). */
+function keyJson(record: KeyRecord) {
+  return { ...record, budget: budgetView(record.budget), customerBudget: budgetView(record.customerBudget) };
+}
+
+/**
+ * Accepts the id, the displayed prefix (mgw_<id>) or, pasted by mistake, the whole key, even with stray
+ * spaces or invisible characters around it: only the part before the secret is kept, so the secret is
+ * never looked up or echoed. Ids are base62, so an underscore always ends one.
+ */
+export function keyIdOf(arg: string): string {
+  const compact = arg.replace(/[\s\p{Cf}]/gu, '');
+  const untagged = compact.startsWith(`${KEY_TAG}_`) ? compact.slice(KEY_TAG.length + 1) : compact;
+  const underscore = untagged.indexOf('_');
+  return underscore === -1 ? untagged : untagged.slice(0, underscore);
+}
+
+function keyTable(keys: KeyRecord[], now: number): string {
+  if (keys.length === 0) return 'no keys\n';
+  return formatTable(
+    ['ID', 'PREFIX', 'NAME', 'CUSTOMER', 'CREATED', 'LAST USED', 'EXPIRES', 'STATUS'],
+    keys.map((k) => [
+      k.id,
+      k.prefix,
+      k.name ?? '-',
+      k.customerName,
+      shortTime(k.createdAt),
+      shortTime(k.lastUsedAt),
+      shortTime(k.expiresAt),
+      keyStatus(k, now),
+    ]),
+  );
+}

@@ -1,0 +1,55 @@
+// `model-gateway usage --format csv`: the invoicing export, one row per day, customer and model, oldest
+// day first, cost as an exact USD decimal string. RFC 4180: CRLF line ends, fields with a comma, quote
+// or line break quoted; a name that a spreadsheet would read as a formula starts with a quote.
+// No totals row, so a spreadsheet or billing import can sum the rows itself.
+import type { UsageRow } from '../../metering/usage-store.js';
+import { formatUsd } from '../../metering/cost.js';
+
+export const USAGE_CSV_HEADER = [
+  'day',
+  'customer_id',
+  'customer',
+  'model',
+  'requests',
+  'errors',
+  'input_tokens',
+  'output_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'cost_usd',
+] as const;
+
+export function usageCsv(rows: readonly UsageRow[]): string {
+  // The store lists newest day first, customers and models sorted within a day; a stable sort on the
+  // day alone keeps that order inside each day.
+  const chronological = [...rows].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+  const lines = [USAGE_CSV_HEADER.join(',')];
+  for (const r of chronological) {
+    lines.push(
+      [
+        r.day,
+        r.customerId ?? '',
+        r.customerName ?? '',
+        r.model,
+        r.requests,
+        r.errors,
+        r.inputTokens,
+        r.outputTokens,
+        r.cacheReadTokens,
+        r.cacheWriteTokens,
+        formatUsd(r.costNanoUsd),
+      ]
+        .map(csvField)
+        .join(','),
+    );
+  }
+  return lines.join('\r\n') + '\r\n';
+}
+
+/** A text cell a spreadsheet would run as a formula (OWASP "CSV injection") is kept as text by a leading quote. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+function csvField(value: string | number): string {
+  const text = typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

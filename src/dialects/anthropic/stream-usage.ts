@@ -1,0 +1,137 @@
+// Reads usage from the provider's answers on the side of the messages surface, whose bytes go to
+// the client untouched. In a stream only message_start, message_delta and error are JSON-parsed;
+// the other events are recognised by their `event:` name alone.
+
+import { emptyUsage, mergeProviderUsage, usageOf, usageOfCommonText, type TokenUsage } from '../../metering/token-usage.js';
+import { SseParser, type SseEvent } from '../sse/parser.js';
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export class AnthropicStreamObserver {
+  private readonly parser = new SseParser((ev) => this.onEvent(ev));
+  private readonly tokenUsage = emptyUsage();
+  private stopped = false;
+  private error: { type: string; message: string } | null = null;
+  private tokenSeen = false;
+  /** Set when the bytes could not be parsed (an oversized event): the client still gets them all. */
+  private blind = false;
+
+  get usage(): TokenUsage {
+    return this.tokenUsage;
+  }
+
+  get sawMessageStop(): boolean {
+    return this.stopped;
+  }
+
+  get errorEvent(): { type: string; message: string } | null {
+    return this.error;
+  }
+
+  get firstTokenSeen(): boolean {
+    return this.tokenSeen;
+  }
+
+  /** Never throws: observing must not break the pass-through. */
+  push(chunk: Buffer): void {
+    if (this.blind) return;
+    try {
+      this.parser.push(chunk);
+    } catch {
+      this.blind = true;
+    }
+  }
+
+  end(): void {
+    this.parser.end();
+  }
+
+  private onEvent(ev: SseEvent): void {
+    // The provider always names its events; without a name, the payload's `type` says what it is.
+    let payload: unknown;
+    let name = ev.event;
+    if (name === undefined) {
+      payload = parseJson(ev.data);
+      name = isRecord(payload) && typeof payload.type === 'string' ? payload.type : '';
+    }
+    switch (name) {
+      case 'content_block_delta':
+        this.tokenSeen = true;
+        return;
+      case 'message_stop':
+        this.stopped = true;
+        return;
+      case 'message_start':
+      case 'message_delta':
+      case 'error':
+        return this.onParsedEvent(name, payload ?? parseJson(ev.data));
+    }
+  }
+
+  private onParsedEvent(name: string, payload: unknown): void {
+    if (!isRecord(payload)) return;
+    if (name === 'error') {
+      const err = isRecord(payload.error) ? payload.error : {};
+      this.error = {
+        type: typeof err.type === 'string' ? err.type : 'api_error',
+        message: typeof err.message === 'string' ? err.message : '',
+      };
+      return;
+    }
+    const usage = name === 'message_start' ? (isRecord(payload.message) ? payload.message.usage : undefined) : payload.usage;
+    if (isRecord(usage)) mergeProviderUsage(this.tokenUsage, usage);
+  }
+}
+
+/** Usage of a non-streamed Messages response body, or null when the body carries none. */
+export function usageFromMessageBody(body: Buffer): TokenUsage | null {
+  const trailing = trailingUsage(body);
+  return trailing !== undefined ? trailing : usageOfMessage(parseJson(body.toString('utf8')));
+}
+
+const USAGE_MEMBER = Buffer.from('"usage":');
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACE = 0x7b;
+const COMMA = 0x2c;
+
+/**
+ * The provider writes `usage` as the last member of its answer, so usage is read from the tail
+ * alone, without parsing the content (a full parse cost ~7 µs a request in the bench's profiles). Sound
+ * for valid JSON: a `"` right after `,` or `{` opens a member name (inside a string it would be
+ * escaped), and a value that parses and is followed only by the closing `}` of the whole body is a
+ * member of the outermost object. Anything else (other order, pretty-printed) is undefined: the
+ * caller parses the whole body.
+ */
+export function trailingUsage(body: Buffer): TokenUsage | null | undefined {
+  let end = body.length - 1;
+  while (end > 0 && isSpace(body[end]!)) end--;
+  if (end <= 0 || body[end] !== CLOSE_BRACE) return undefined;
+  const at = body.lastIndexOf(USAGE_MEMBER, end);
+  if (at <= 0) return undefined;
+  const before = body[at - 1];
+  if (before !== COMMA && before !== OPEN_BRACE) return undefined;
+  const text = body.toString('utf8', at + USAGE_MEMBER.length, end);
+  const common = usageOfCommonText(text);
+  if (common !== undefined) return common;
+  const value = parseJson(text);
+  return value === undefined ? undefined : usageOf(value);
+}
+
+function isSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
+/** Usage of a parsed Messages response, or null when it carries none. */
+export function usageOfMessage(parsed: unknown): TokenUsage | null {
+  return isRecord(parsed) ? usageOf(parsed.usage) : null;
+}

@@ -1,0 +1,56 @@
+// Upstream SSE bytes → re-framed SSE text, pushed a chunk at a time: each chunk is parsed, its events
+// mapped, and every frame they produce comes back as one string (one socket write). The stream relay
+// (src/gateway/relay/relay-answer.ts) calls it for every chunk the provider sends.
+import { frameText, type Frame } from './frames.js';
+import { SseParser, type SseEvent } from './parser.js';
+
+/** Maps each input to any number of outputs, and gives some more when the input ended normally. */
+export interface StreamMapper<In, Out> {
+  map(input: In): Out[];
+  /** Called once when the input ended normally (not on error): the last outputs. */
+  end(): Out[];
+}
+
+export class Reframer {
+  /** Frames produced so far: lets the caller see when more than the opening frame has gone out. */
+  frames = 0;
+  private readonly parser: SseParser;
+  private text = '';
+
+  constructor(
+    private readonly mapper: StreamMapper<SseEvent, Frame>,
+    options: ConstructorParameters<typeof SseParser>[1] = {},
+  ) {
+    this.parser = new SseParser((ev) => this.append(this.mapper.map(ev)), options);
+  }
+
+  /** The frames this chunk completed ('' for none). Throws when the bytes cannot be parsed (an oversized event). */
+  push(chunk: Buffer): string {
+    this.parser.push(chunk);
+    return this.take();
+  }
+
+  /** The upstream ended normally: the last frames. */
+  end(): string {
+    this.parser.end();
+    this.append(this.mapper.end());
+    return this.take();
+  }
+
+  /** The upstream failed: the frames the caller has the mapper end with (its error frames, or none). */
+  close(frames: Frame[]): string {
+    this.append(frames);
+    return this.take();
+  }
+
+  private append(frames: Frame[]): void {
+    for (let i = 0; i < frames.length; i++) this.text += frameText(frames[i]!);
+    this.frames += frames.length;
+  }
+
+  private take(): string {
+    const text = this.text;
+    this.text = '';
+    return text;
+  }
+}

@@ -1,0 +1,96 @@
+// anthropic → anthropic: the messages surface. The client's bytes go to the provider as they came and
+// the provider's answer comes back as it was sent; usage is read on the side. Only a fallback changes
+// the request: the model, and the sampling fields the fallback model does not accept.
+import type { OutgoingHttpHeaders } from 'node:http';
+import { ANTHROPIC } from '../../anthropic/api.js';
+import { AnthropicStreamObserver, usageFromMessageBody } from '../../anthropic/stream-usage.js';
+import { messagesErrorEvent, STREAM_INTERRUPTED, streamFailureOf } from '../../errors/stream-frames.js';
+import type { ModelTraits } from '../../model-traits.js';
+import type { AnswerHead, ClientAnswer, ClientRequest, RelayEnd, ProviderRequest, StreamTranslation, Translator } from '../translator.js';
+
+const NO_WARNINGS = Object.freeze([]) as unknown as [];
+
+/** `providerPath`: where the route's requests go (/v1/messages or /v1/messages/count_tokens). */
+export function anthropicPassThrough(providerPath: string): Translator {
+  return {
+    client: 'anthropic',
+    provider: 'anthropic',
+    request: (client, model, fallback) => passThroughRequest(providerPath, client, model, fallback),
+    // Only a 200 event stream is relayed as one; anything else is read whole and passed back.
+    streams: (status) => status === 200,
+    stream(_meta, head, headers) {
+      passBackHeaders(head, headers);
+      headers['cache-control'] = 'no-cache';
+      return new PassThroughStream();
+    },
+    success: (status, body, _meta, head, headers) => wholeAnswer(status, body, usageFromMessageBody(body), head, headers),
+    error: (status, body, head, headers) => wholeAnswer(status, body, null, head, headers),
+  };
+}
+
+function passThroughRequest(path: string, client: ClientRequest, model: ModelTraits, fallback: boolean): ProviderRequest {
+  const body = fallback ? readdressed(client.json, model) : client.body;
+  return { ok: true, path: path + client.query, body, forwarded: true, warnings: NO_WARNINGS, stream: client.json.stream === true, includeUsage: false };
+}
+
+/** The client's request for another model: `model` replaced, sampling fields it would refuse left out. */
+function readdressed(json: Record<string, unknown>, model: ModelTraits): string {
+  const fields: Record<string, unknown> = { ...json, model: model.id };
+  if (!model.accepts.temperature) delete fields.temperature;
+  if (!model.accepts.topP) delete fields.top_p;
+  if (!model.accepts.topK) delete fields.top_k;
+  return JSON.stringify(fields);
+}
+
+function wholeAnswer(status: number, body: Buffer, usage: ClientAnswer['usage'], head: AnswerHead, headers: OutgoingHttpHeaders): ClientAnswer {
+  passBackHeaders(head, headers);
+  headers['content-length'] = body.length;
+  return { status, body, usage, warnings: NO_WARNINGS };
+}
+
+/**
+ * The provider's response headers a messages client should see. Its `anthropic-ratelimit-*` headers
+ * are not among them: they describe the upstream account every tenant shares (a key with limits
+ * gets its own, set by the rate-limit stage).
+ */
+function passBackHeaders(head: AnswerHead, into: OutgoingHttpHeaders): void {
+  for (const name of ANTHROPIC.passBackHeaders) {
+    const v = head.header(name);
+    if (v !== undefined) into[name] = v;
+  }
+}
+
+/** The bytes go through unchanged; the observer reads usage and completion on the side. */
+class PassThroughStream implements StreamTranslation {
+  private readonly observer = new AnthropicStreamObserver();
+  readonly warnings = NO_WARNINGS;
+
+  chunk(chunk: Buffer): Buffer {
+    this.observer.push(chunk);
+    return chunk;
+  }
+
+  end(): string {
+    return '';
+  }
+
+  /** After message_stop the client holds a complete message: a connection that breaks later owes it nothing. */
+  close(end: RelayEnd, failure: unknown): string {
+    this.observer.end();
+    if (end === 'client_gone' || this.observer.sawMessageStop || this.observer.errorEvent !== null) return '';
+    const f = end === 'source_failed' ? streamFailureOf(failure) : STREAM_INTERRUPTED;
+    return messagesErrorEvent(f.messagesType, f.message);
+  }
+
+  get complete(): boolean {
+    return this.observer.sawMessageStop;
+  }
+
+  get firstTokenSeen(): boolean {
+    return this.observer.firstTokenSeen;
+  }
+
+  get usage(): ClientAnswer['usage'] {
+    return this.observer.usage;
+  }
+}

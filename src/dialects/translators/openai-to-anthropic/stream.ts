@@ -1,0 +1,273 @@
+// The provider's stream events → chat.completion.chunk frames (docs/wire.md, "Chat chunks"). One instance
+// per response; it is the mapper a sse/Reframer runs between the SSE parser and the frames.
+
+import { STREAM_INTERRUPTED } from '../../errors/stream-frames.js';
+import { emptyUsage, mergeProviderUsage, type TokenUsage } from '../../../metering/token-usage.js';
+import type { Frame } from '../../sse/frames.js';
+import type { StreamMapper } from '../../sse/reframer.js';
+import type { SseEvent } from '../../sse/parser.js';
+import type { TranslationWarning } from '../warnings.js';
+import { ChunkWriter } from './chunk-writer.js';
+import { chatErrorKind, chatStreamErrorChunk } from './error.js';
+import { scanFastDelta } from './fast-delta.js';
+import { mapFinishReason } from './finish-reason.js';
+import { isRecord } from './invalid.js';
+import { chatUsageFrom, thinkingTokensOf } from './usage.js';
+
+type Json = Record<string, unknown>;
+
+const PING: Frame = { kind: 'comment', text: 'ping' };
+const DONE: Frame = { kind: 'done' };
+const PROVIDER_EVENTS = new Set([
+  'message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'error',
+]);
+
+export interface StreamFailure {
+  type: string;
+  code: string;
+  message: string;
+}
+
+export interface ChatStreamOptions {
+  created: number;
+  model: string;
+  includeUsage: boolean;
+  /**
+   * Recognise plain text, thinking and tool-argument deltas without JSON.parse (./fast-delta.ts).
+   * On by default; off, every event is parsed in full (tests compare the two).
+   */
+  fastDeltas?: boolean;
+}
+
+export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
+  private readonly opts: ChatStreamOptions;
+  private readonly fastDeltas: boolean;
+  private writer: ChunkWriter | null = null;
+  /** Anthropic block index → OpenAI tool index (which counts tool calls only) and whether arguments came. */
+  private readonly tools = new Map<number, { k: number; gotArguments: boolean }>();
+  /** Text and thinking blocks started and not stopped: the only ones whose deltas take the fast path. */
+  private readonly openBlocks = new Map<number, 'text' | 'thinking'>();
+  private toolCount = 0;
+  private finishSent = false;
+  private closed = false;
+  private thinkingTokens: number | undefined = undefined;
+  private readonly tokenUsage = emptyUsage();
+  private readonly warningList: TranslationWarning[] = [];
+  private failureInfo: StreamFailure | null = null;
+  private completed = false;
+  private sawToken = false;
+
+  constructor(opts: ChatStreamOptions) {
+    this.opts = opts;
+    this.fastDeltas = opts.fastDeltas ?? true;
+  }
+
+  /** Usage so far (cumulative; complete after message_delta). */
+  get usage(): TokenUsage {
+    return this.tokenUsage;
+  }
+
+  get warnings(): TranslationWarning[] {
+    return this.warningList;
+  }
+
+  /** True once message_stop arrived: the response completed normally. */
+  get finished(): boolean {
+    return this.completed;
+  }
+
+  /** Why the stream ended with an error frame, if it did. */
+  get failure(): StreamFailure | null {
+    return this.failureInfo;
+  }
+
+  /** True once content (text, reasoning or a tool call) was emitted: the time-to-first-token mark. */
+  get firstTokenSeen(): boolean {
+    return this.sawToken;
+  }
+
+  map(ev: SseEvent): Frame[] {
+    if (this.closed) return [];
+    if (ev.event === 'ping') return [PING];
+    if (this.fastDeltas && this.writer !== null) {
+      const frames = this.fastDelta(this.writer, ev.data);
+      if (frames !== null) return frames;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(ev.data);
+    } catch {
+      return this.fail('api_error', 'upstream_protocol_error', 'The upstream sent a stream event that is not valid JSON.');
+    }
+    if (!isRecord(parsed)) {
+      if (ev.event === undefined || !PROVIDER_EVENTS.has(ev.event)) return []; // someone else's event: ignored
+      return this.fail('api_error', 'upstream_protocol_error', 'The upstream sent a malformed stream event.');
+    }
+    const type = parsed.type;
+    if (type === 'message_start') return this.onMessageStart(parsed);
+    if (type === 'error') return this.onError(parsed);
+    if (type === 'ping') return [PING];
+    const w = this.writer;
+    if (w === null) {
+      if (typeof type === 'string' && (type.startsWith('message_') || type.startsWith('content_block_'))) {
+        return this.fail('api_error', 'upstream_protocol_error', 'The upstream stream did not begin with message_start.');
+      }
+      return [];
+    }
+    switch (type) {
+      case 'content_block_start':
+        return this.onBlockStart(w, parsed);
+      case 'content_block_delta':
+        return this.onBlockDelta(w, parsed);
+      case 'content_block_stop':
+        return this.onBlockStop(w, parsed);
+      case 'message_delta':
+        return this.onMessageDelta(w, parsed);
+      case 'message_stop':
+        return this.onMessageStop(w);
+      default:
+        return []; // new event types may appear; they are ignored (docs/wire.md, "SSE framing")
+    }
+  }
+
+  /** The upstream ended. Without message_stop the client must hear about it (docs/wire.md, "Event order"). */
+  end(): Frame[] {
+    if (this.closed) return [];
+    return this.fail(STREAM_INTERRUPTED.chatType, STREAM_INTERRUPTED.chatCode, STREAM_INTERRUPTED.message);
+  }
+
+  /**
+   * Ends the stream with an error frame and [DONE] (also for the caller: idle timeout, broken source);
+   * nothing once the stream is over, message_stop included: a complete answer owes no error after it.
+   */
+  fail(type: string, code: string, message: string): Frame[] {
+    if (this.closed) return [];
+    this.closed = true;
+    this.failureInfo = { type, code, message };
+    return [{ kind: 'data', json: JSON.stringify(chatStreamErrorChunk(type, code, message)) }, DONE];
+  }
+
+  private onMessageStart(ev: Json): Frame[] {
+    if (this.writer !== null) return [];
+    const message = isRecord(ev.message) ? ev.message : {};
+    const id = typeof message.id === 'string' ? message.id : 'unknown';
+    if (isRecord(message.usage)) mergeProviderUsage(this.tokenUsage, message.usage);
+    this.writer = new ChunkWriter(`chatcmpl-${id}`, this.opts.created, this.opts.model);
+    return [data(this.writer.role())];
+  }
+
+  private onBlockStart(w: ChunkWriter, ev: Json): Frame[] {
+    const block = ev.content_block;
+    if (!isRecord(block)) return [];
+    if (block.type === 'tool_use' && typeof ev.index === 'number') {
+      const k = this.toolCount++;
+      this.tools.set(ev.index, { k, gotArguments: false });
+      this.sawToken = true;
+      return [data(w.toolStart(k, String(block.id), String(block.name)))];
+    }
+    if (block.type === 'text' || block.type === 'thinking') {
+      if (typeof ev.index === 'number') this.openBlocks.set(ev.index, block.type);
+      return block.type === 'text' ? this.content(w, block.text) : this.reasoning(w, block.thinking);
+    }
+    return [];
+  }
+
+  /**
+   * A text, thinking or tool-argument delta in the exact shape ./fast-delta.ts recognises, on a block
+   * this translator knows to be of that kind: the frames the full parse would give (the piece escaped
+   * as the provider escaped it). Null for anything else, which then takes the full parse.
+   */
+  private fastDelta(w: ChunkWriter, json: string): Frame[] | null {
+    const d = scanFastDelta(json);
+    if (d === null || d.literal.length === 2) return null; // an empty piece emits nothing: left to the full path
+    if (d.kind === 'input_json') {
+      const tool = this.tools.get(d.index);
+      if (!tool) return null;
+      tool.gotArguments = true;
+      return [data(w.toolArgumentsLiteral(tool.k, d.literal))];
+    }
+    if (this.openBlocks.get(d.index) !== d.kind) return null;
+    this.sawToken = true;
+    return [data(d.kind === 'text' ? w.contentLiteral(d.literal) : w.reasoningLiteral(d.literal))];
+  }
+
+  private onBlockDelta(w: ChunkWriter, ev: Json): Frame[] {
+    const delta = ev.delta;
+    if (!isRecord(delta)) return [];
+    switch (delta.type) {
+      case 'text_delta':
+        return this.content(w, delta.text);
+      case 'thinking_delta':
+        return this.reasoning(w, delta.thinking);
+      case 'input_json_delta': {
+        // Only client tool_use blocks map to tool calls; server_tool_use input is not the client's.
+        const tool = typeof ev.index === 'number' ? this.tools.get(ev.index) : undefined;
+        const piece = delta.partial_json;
+        if (!tool || typeof piece !== 'string' || piece.length === 0) return [];
+        tool.gotArguments = true;
+        return [data(w.toolArguments(tool.k, piece))];
+      }
+      default:
+        return []; // signature_delta, citations_delta: no chat equivalent
+    }
+  }
+
+  private onBlockStop(w: ChunkWriter, ev: Json): Frame[] {
+    if (typeof ev.index === 'number') this.openBlocks.delete(ev.index);
+    const tool = typeof ev.index === 'number' ? this.tools.get(ev.index) : undefined;
+    if (!tool || tool.gotArguments) return [];
+    tool.gotArguments = true;
+    return [data(w.toolArguments(tool.k, '{}'))]; // so clients can always parse the arguments
+  }
+
+  private onMessageDelta(w: ChunkWriter, ev: Json): Frame[] {
+    if (isRecord(ev.usage)) {
+      mergeProviderUsage(this.tokenUsage, ev.usage);
+      this.thinkingTokens = thinkingTokensOf(ev.usage) ?? this.thinkingTokens;
+    }
+    const stop = isRecord(ev.delta) && typeof ev.delta.stop_reason === 'string' ? ev.delta.stop_reason : null;
+    if (stop === null || this.finishSent) return [];
+    return [this.finish(w, stop)];
+  }
+
+  private onMessageStop(w: ChunkWriter): Frame[] {
+    const frames: Frame[] = [];
+    if (!this.finishSent) frames.push(this.finish(w, null));
+    if (this.opts.includeUsage) frames.push(data(w.usage(chatUsageFrom(this.tokenUsage, this.thinkingTokens))));
+    frames.push(DONE);
+    this.closed = true;
+    this.completed = true;
+    return frames;
+  }
+
+  private onError(ev: Json): Frame[] {
+    const err = isRecord(ev.error) ? ev.error : {};
+    const providerType = typeof err.type === 'string' ? err.type : 'api_error';
+    const message = typeof err.message === 'string' ? err.message : 'The upstream reported an error.';
+    // After the stream began, the error keeps the provider's own type (docs/wire.md); the code is the chat one.
+    return this.fail(providerType, chatErrorKind(providerType, message).code ?? 'upstream_error', message);
+  }
+
+  private finish(w: ChunkWriter, stop: string | null): Frame {
+    const { reason, unknown } = mapFinishReason(stop);
+    if (unknown) this.warningList.push({ kind: 'finish_reason_unknown', detail: 'stop_reason' });
+    this.finishSent = true;
+    return data(w.finish(reason));
+  }
+
+  private content(w: ChunkWriter, text: unknown): Frame[] {
+    if (typeof text !== 'string' || text.length === 0) return [];
+    this.sawToken = true;
+    return [data(w.content(text))];
+  }
+
+  private reasoning(w: ChunkWriter, text: unknown): Frame[] {
+    if (typeof text !== 'string' || text.length === 0) return [];
+    this.sawToken = true;
+    return [data(w.reasoning(text))];
+  }
+}
+
+function data(json: string): Frame {
+  return { kind: 'data', json };
+}

@@ -1,0 +1,111 @@
+// openai → anthropic: the chat-completions surface. A chat request becomes a Messages request; the
+// provider's message becomes a chat.completion, its event stream a chunk stream (SSE parse → event
+// translation → SSE frames per provider chunk), its error the chat error shape with the same status.
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { Message } from '../../anthropic/wire.js';
+import { ANTHROPIC } from '../../anthropic/api.js';
+import { streamFailureOf } from '../../errors/stream-frames.js';
+import type { ModelTraits } from '../../model-traits.js';
+import { Reframer } from '../../sse/reframer.js';
+import type { AnswerHead, AnswerMeta, ClientAnswer, ClientRequest, ProviderRequest, RelayEnd, StreamTranslation, Translator } from '../translator.js';
+import type { TranslationWarning } from '../warnings.js';
+import { stringifyCompletion } from './completion-json.js';
+import { translateUpstreamError } from './error.js';
+import { fastCompletion } from './fast-completion.js';
+import { translateChatRequest } from './request.js';
+import { stringifyMessagesRequest } from './request-json.js';
+import { translateMessageToCompletion } from './response.js';
+import { ChatStreamTranslator } from './stream.js';
+
+const NO_WARNINGS = Object.freeze([]) as unknown as TranslationWarning[];
+
+export const openaiToAnthropic: Translator = {
+  client: 'openai',
+  provider: 'anthropic',
+  request: chatRequest,
+  streams: (_status, clientAskedStream) => clientAskedStream,
+  stream(meta, _head, headers) {
+    headers['content-type'] = 'text/event-stream; charset=utf-8';
+    headers['cache-control'] = 'no-cache';
+    return new ChunkStream(meta);
+  },
+  success: completion,
+  error(status, body, head, headers) {
+    const translated = translateUpstreamError(status, body);
+    // The provider's advice on when to retry; a success carries none (its headers are not read).
+    const retryAfter = head.header('retry-after');
+    if (retryAfter !== undefined) headers['retry-after'] = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
+    return jsonAnswer(translated.status, JSON.stringify(translated.body), headers, null, NO_WARNINGS);
+  },
+};
+
+/** The Messages request for `model`; a fallback translates the client's request again, for its model. */
+export function chatRequest(client: ClientRequest, model: ModelTraits): ProviderRequest {
+  const t = translateChatRequest(client.json, model, { strict: client.strict });
+  if (!t.ok) return t;
+  return {
+    ok: true,
+    path: ANTHROPIC.messagesPath,
+    body: stringifyMessagesRequest(t.request),
+    forwarded: false,
+    warnings: t.warnings,
+    stream: t.stream,
+    includeUsage: t.includeUsage,
+  };
+}
+
+function completion(_status: number, body: Buffer, meta: AnswerMeta, _head: AnswerHead, headers: OutgoingHttpHeaders): ClientAnswer {
+  const answer = body.toString('utf8');
+  const created = Math.floor(Date.now() / 1000);
+  const fast = fastCompletion(answer, created, meta.model);
+  if (fast !== null) return jsonAnswer(200, fast.body, headers, fast.usage, NO_WARNINGS);
+  const { completion, warnings, usage } = translateMessageToCompletion(JSON.parse(answer) as Message, { created, model: meta.model });
+  return jsonAnswer(200, stringifyCompletion(completion), headers, usage, warnings);
+}
+
+function jsonAnswer(status: number, text: string, headers: OutgoingHttpHeaders, usage: ClientAnswer['usage'], warnings: readonly TranslationWarning[]): ClientAnswer {
+  headers['content-type'] = 'application/json';
+  headers['content-length'] = Buffer.byteLength(text);
+  return { status, body: text, usage, warnings };
+}
+
+class ChunkStream implements StreamTranslation {
+  private readonly translator: ChatStreamTranslator;
+  private readonly reframer: Reframer;
+
+  constructor(meta: AnswerMeta) {
+    this.translator = new ChatStreamTranslator({ created: Math.floor(Date.now() / 1000), model: meta.model, includeUsage: meta.includeUsage });
+    this.reframer = new Reframer(this.translator);
+  }
+
+  chunk(chunk: Buffer): string {
+    return this.reframer.push(chunk);
+  }
+
+  end(): string {
+    return this.reframer.end();
+  }
+
+  close(end: RelayEnd, failure: unknown): string {
+    if (end !== 'source_failed') return '';
+    const f = streamFailureOf(failure);
+    return this.reframer.close(this.translator.fail(f.chatType, f.chatCode, f.message));
+  }
+
+  get complete(): boolean {
+    return this.translator.finished;
+  }
+
+  /** A ping or the role chunk is not a token: the translator knows when content first went out. */
+  get firstTokenSeen(): boolean {
+    return this.translator.firstTokenSeen;
+  }
+
+  get usage(): ClientAnswer['usage'] {
+    return this.translator.usage;
+  }
+
+  get warnings(): readonly TranslationWarning[] {
+    return this.translator.warnings;
+  }
+}

@@ -1,0 +1,94 @@
+// The seam between a client's dialect and a provider's: one Translator per (client dialect, provider
+// dialect) pair. It turns the client's request into the provider's (for the model asked for, and again
+// for each fallback model, always from the client's own request), and the provider's answer, whole or
+// streamed, into the client's. The gateway's stages call it without knowing either dialect.
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { TokenUsage } from '../../metering/token-usage.js';
+import type { ModelTraits } from '../model-traits.js';
+import type { TranslationWarning } from './warnings.js';
+
+export type ClientDialect = 'anthropic' | 'openai';
+export type ProviderDialect = 'anthropic';
+
+/** The client's request as the request stages left it. */
+export interface ClientRequest {
+  /** Its bytes, exactly as they came. */
+  readonly body: Buffer;
+  /** Its parsed body (a JSON object). */
+  readonly json: Record<string, unknown>;
+  /** The query string with its '?', or ''. */
+  readonly query: string;
+  /** x-gateway-strict: a change to what the client asked for is refused instead of warned about. */
+  readonly strict: boolean;
+}
+
+export type ProviderRequest =
+  | {
+      ok: true;
+      /** The provider path, query included. */
+      path: string;
+      body: Buffer | string;
+      /** The body is the client's own, in the provider's dialect: its headers are forwarded, not built. */
+      forwarded: boolean;
+      warnings: TranslationWarning[];
+      stream: boolean;
+      includeUsage: boolean;
+    }
+  | { ok: false; message: string; param: string | null };
+
+/** What an answer's translation needs to know about the request. */
+export interface AnswerMeta {
+  /** The model name the client's answer carries. */
+  model: string;
+  /** Chat: the client asked for the final usage chunk. */
+  includeUsage: boolean;
+}
+
+/** The provider's answer's headers, as the exchange holds them. */
+export interface AnswerHead {
+  header(lowerName: string): string | string[] | undefined;
+}
+
+/** A whole answer for the client: status and body; `headers` were set on the response's own headers. */
+export interface ClientAnswer {
+  status: number;
+  body: Buffer | string;
+  usage: TokenUsage | null;
+  warnings: readonly TranslationWarning[];
+}
+
+/** How a relay ended: the provider finished, the client left, or the provider's stream broke. */
+export type RelayEnd = 'complete' | 'client_gone' | 'source_failed';
+
+/** One streamed answer's translation, chunk by chunk. */
+export interface StreamTranslation {
+  /** What to write for this provider chunk ('' for nothing). May throw: the relay ends as failed. */
+  chunk(chunk: Buffer): string | Buffer;
+  /** What to write after the provider's last chunk. */
+  end(): string | Buffer;
+  /**
+   * The relay ended (`failure`: what broke it, for 'source_failed'): what to write to close an
+   * incomplete stream ('' for nothing; not written when the client left). Called once, before usage is read.
+   */
+  close(end: RelayEnd, failure: unknown): string;
+  /** The client received a complete answer. */
+  readonly complete: boolean;
+  readonly firstTokenSeen: boolean;
+  readonly usage: TokenUsage | null;
+  readonly warnings: readonly TranslationWarning[];
+}
+
+export interface Translator {
+  readonly client: ClientDialect;
+  readonly provider: ProviderDialect;
+  /** `fallback`: the request goes to another model than the one the client named. */
+  request(client: ClientRequest, model: ModelTraits, fallback: boolean): ProviderRequest;
+  /** Whether a streamed provider answer goes to the client as a stream (otherwise it is read whole). */
+  streams(status: number, clientAskedStream: boolean): boolean;
+  /** Sets the stream's response headers and starts its translation. */
+  stream(meta: AnswerMeta, head: AnswerHead, headers: OutgoingHttpHeaders): StreamTranslation;
+  /** A whole success (status < 300); sets the answer's headers. */
+  success(status: number, body: Buffer, meta: AnswerMeta, head: AnswerHead, headers: OutgoingHttpHeaders): ClientAnswer;
+  /** A provider error (status >= 300), its body already scrubbed of the gateway's credential; sets the headers. */
+  error(status: number, body: Buffer, head: AnswerHead, headers: OutgoingHttpHeaders): ClientAnswer;
+}

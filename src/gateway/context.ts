@@ -1,0 +1,103 @@
+// RequestContext: the one object every stage of a request shares.
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { CatalogModel } from '../catalog/model.js';
+import type { ErrorFormat } from '../dialects/errors/render.js';
+import type { Principal } from '../keys/key-cache.js';
+import type { TokenUsage } from '../metering/token-usage.js';
+import { emptyUsage } from '../metering/token-usage.js';
+import type { Outcome, Surface } from '../observability/request-observation.js';
+import type { ReplayableRequest } from '../policy/resilience/fallback.js';
+import { Cancellation } from '../upstream/cancellation.js';
+import type { UpstreamResponse } from '../upstream/exchange.js';
+import type { TranslationWarning } from '../dialects/translators/openai-to-anthropic/request.js';
+
+export interface RouteInfo {
+  /** Route template, safe as a log field and metrics label (never the raw path). */
+  readonly name: string;
+  readonly surface: Surface;
+  readonly errorFormat: ErrorFormat;
+  /** Headers every answer of this route carries, errors and 405s included: set before any stage runs. */
+  readonly fixedHeaders?: Readonly<Record<string, string>>;
+}
+
+export interface RequestContext {
+  readonly id: string;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  /**
+   * The response's headers, collected by the stages and written once, by whichever stage answers,
+   * as the one object given to writeHead: res.setHeader per header costs a validation and a copy each.
+   */
+  readonly headers: OutgoingHttpHeaders;
+  readonly route: RouteInfo;
+  /** performance.now() at arrival. */
+  readonly startedAt: number;
+  /** Cancelled when the client goes away before the response is complete; stops the upstream call. */
+  readonly cancellation: Cancellation;
+  /** The raw query string including its leading '?', or ''. */
+  readonly query: string;
+  principal: Principal | null;
+  body: Buffer | null;
+  /** The parsed body, for routes that read it. */
+  json: unknown;
+  /** What the upstream stage sends: built by the surface's preparation stage. */
+  upstreamRequest: ReplayableRequest | null;
+  /** The request for a fallback model, translated again from the client's (null: no fallbacks). */
+  readdress: ((model: CatalogModel) => ReplayableRequest | null) | null;
+  upstreamResponse: UpstreamResponse | null;
+  /** The requested model name as the client wrote it. */
+  requestedModel: string | null;
+  model: CatalogModel | null;
+  stream: boolean;
+  /** Chat surface: the client asked for the final usage chunk (stream_options.include_usage). */
+  includeUsage: boolean;
+  usage: TokenUsage;
+  /** True once the upstream reported any usage, so metering knows whether a record is meaningful. */
+  usageSeen: boolean;
+  outcome: Outcome | null;
+  /** performance.now() when the call that answered was dispatched, and when its headers came. */
+  upstreamSentAt: number | null;
+  upstreamHeadersAt: number | null;
+  firstTokenAt: number | null;
+  warnings: TranslationWarning[];
+  /** The catalogue model that served the request when a fallback did (null: `model` itself). */
+  servedModel: CatalogModel | null;
+}
+
+export function createContext(
+  id: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: RouteInfo,
+  query: string,
+  startedAt: number,
+): RequestContext {
+  return {
+    id,
+    req,
+    res,
+    headers: {},
+    route,
+    startedAt,
+    cancellation: new Cancellation(),
+    query,
+    principal: null,
+    body: null,
+    json: undefined,
+    upstreamRequest: null,
+    readdress: null,
+    upstreamResponse: null,
+    requestedModel: null,
+    model: null,
+    stream: false,
+    includeUsage: false,
+    usage: emptyUsage(),
+    usageSeen: false,
+    outcome: null,
+    upstreamSentAt: null,
+    upstreamHeadersAt: null,
+    firstTokenAt: null,
+    warnings: [],
+    servedModel: null,
+  };
+}

@@ -1,0 +1,109 @@
+// The one route table: method + path → a pipeline of stages, assembled once at start-up.
+import type { RouteInfo } from './context.js';
+import type { Handler, Stage } from './compose.js';
+import { compose } from './compose.js';
+import { ANTHROPIC } from '../dialects/anthropic/api.js';
+import type { Runtime } from './runtime.js';
+import { offloadParseStage, offloadTranslateStage } from './stages/chat/offload-stages.js';
+import { CHAT_PREFIX, MESSAGES_PREFIX } from './surfaces.js';
+import { authStage } from './stages/auth.js';
+import { budgetStage } from './stages/budget.js';
+import { callUpstreamStage } from './stages/call-upstream.js';
+import { respondStage } from './stages/respond.js';
+import { translateRequestStage } from './stages/translate-request.js';
+import { anthropicPassThrough } from '../dialects/translators/anthropic-to-anthropic/translator.js';
+import { openaiToAnthropic } from '../dialects/translators/openai-to-anthropic/translator.js';
+import { errorBoundaryStage } from './stages/error-boundary.js';
+import { listModelsStage } from './stages/models/list-models.js';
+import { observeStage } from './stages/observe.js';
+import { limitMessagesStage } from './stages/limit-messages.js';
+import { healthzStage, metricsStage, readyzStage } from './stages/ops/health.js';
+import { metricsTokenStage } from './stages/ops/metrics-token.js';
+import { parseJsonStage } from './stages/parse-json.js';
+import { rateLimitStage } from './stages/rate-limit.js';
+import { readBodyStage } from './stages/read-body.js';
+import { requestIdStage } from './stages/request-id.js';
+import { resolveModelStage } from './stages/resolve-model.js';
+import { yieldLargeBodyStage } from './stages/yield-large-body.js';
+
+export interface Route {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly path: string;
+  readonly info: RouteInfo;
+  readonly handler: Handler;
+}
+
+export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] {
+  const front = (): Stage[] => [requestIdStage(rt), observeStage(rt), errorBoundaryStage(rt)];
+  const messagesAuth = authStage(rt, { acceptXApiKey: true });
+  const chatAuth = authStage(rt, { acceptXApiKey: false });
+  const checkRequest = [limitMessagesStage(rt), resolveModelStage(rt), rateLimitStage(rt), budgetStage(rt)];
+  const modelRequest = [readBodyStage(rt.config.limits.bodyBytes), parseJsonStage(rt), ...checkRequest];
+  // Large chat bodies are parsed and translated on the worker pool when there is one (see workers/).
+  const pool = rt.translatePool;
+  const chatParse = pool === null ? parseJsonStage(rt) : offloadParseStage(rt, pool, parseJsonStage(rt));
+  const chatInline = translateRequestStage(rt, openaiToAnthropic, { allowFallback: true });
+  const chatTranslate = pool === null ? chatInline : offloadTranslateStage(rt, pool, chatInline);
+
+  const route = (method: Route['method'], path: string, info: RouteInfo, stages: Stage[]): Route => ({
+    method,
+    path,
+    info,
+    handler: compose(stages),
+  });
+  const messagesForward = (name: string, providerPath: string, allowFallback: boolean): Route => {
+    const translator = anthropicPassThrough(providerPath);
+    return route('POST', MESSAGES_PREFIX + name, { name: MESSAGES_PREFIX + name, surface: 'messages', errorFormat: 'messages' }, [
+      ...front(),
+      messagesAuth,
+      ...modelRequest,
+      translateRequestStage(rt, translator, { allowFallback }),
+      callUpstreamStage(rt),
+      respondStage(rt, translator),
+    ]);
+  };
+
+  return [
+    messagesForward('/messages', ANTHROPIC.messagesPath, true),
+    // Counting tokens for another model would answer a different question: no fallback there.
+    messagesForward('/messages/count_tokens', ANTHROPIC.countTokensPath, false),
+    route('GET', `${MESSAGES_PREFIX}/models`, { name: `${MESSAGES_PREFIX}/models`, surface: 'models', errorFormat: 'messages' }, [
+      ...front(),
+      messagesAuth,
+      listModelsStage(rt, 'provider'),
+    ]),
+    route('POST', `${CHAT_PREFIX}/chat/completions`, { name: `${CHAT_PREFIX}/chat/completions`, surface: 'chat', errorFormat: 'chat' }, [
+      ...front(),
+      chatAuth,
+      readBodyStage(rt.config.limits.bodyBytes),
+      chatParse,
+      ...checkRequest,
+      // Inline only: with a pool, the worker does both steps.
+      ...(pool === null ? [yieldLargeBodyStage(rt)] : []),
+      chatTranslate,
+      callUpstreamStage(rt),
+      respondStage(rt, openaiToAnthropic),
+    ]),
+    route('GET', `${CHAT_PREFIX}/models`, { name: `${CHAT_PREFIX}/models`, surface: 'models', errorFormat: 'chat' }, [
+      ...front(),
+      chatAuth,
+      listModelsStage(rt, 'openai'),
+    ]),
+    route('GET', '/healthz', { name: '/healthz', surface: 'other', errorFormat: 'chat' }, [requestIdStage(rt), healthzStage]),
+    route('GET', '/readyz', { name: '/readyz', surface: 'other', errorFormat: 'chat' }, [requestIdStage(rt), readyzStage(rt)]),
+    // With a port of its own (metrics-listener.ts), the main port has no /metrics at all: 404.
+    ...(rt.config.metrics.port === null ? [metricsRoute(rt)] : []),
+    ...extra,
+  ];
+}
+
+/** GET /metrics, behind the metrics token when one is set; on the main port or alone on its own. */
+export function metricsRoute(rt: Runtime): Route {
+  const token = rt.config.metrics.token;
+  return {
+    method: 'GET',
+    path: '/metrics',
+    info: { name: '/metrics', surface: 'other', errorFormat: 'chat' },
+    handler: compose([requestIdStage(rt), errorBoundaryStage(rt), ...(token === null ? [] : [metricsTokenStage(token)]), metricsStage(rt)]),
+  };
+}

@@ -1,0 +1,103 @@
+// Spend budgets of the key and its customer: the request's maximum cost is reserved before it goes
+// upstream and settled with its real cost once its response is over (streamed, cancelled and failed
+// ones included), like the token limits. A hard budget without room refuses with 429; a soft one lets
+// the request through, counts it and logs once per budget and period. A key whose principal carries no
+// budget passes straight through, without an async frame.
+import type { CatalogModel } from '../../catalog/model.js';
+import type { RequestContext } from '../context.js';
+import { GatewayError } from '../../dialects/errors/codes.js';
+import type { Principal } from '../../keys/principal.js';
+import type { Next, Stage } from '../compose.js';
+import type { Runtime } from '../runtime.js';
+import { counterName, type BudgetCharge, type BudgetDecision } from '../../policy/budgets/budget-ledger.js';
+import { budgetCharges, refusalMessage, remainingNano, reservedCost, secondsToReset } from '../../policy/budgets/budget-rules.js';
+import { formatUsd, requestCost } from '../../metering/cost.js';
+
+export const BUDGET_REMAINING_HEADER = 'x-gateway-budget-remaining';
+
+/** Soft-budget warnings remembered (one per budget and period); the memory starts over past it. */
+const MAX_WARNED = 10_000;
+/** A ledger that cannot answer (the store down at a period's first use) is logged at most this often. */
+const LEDGER_ERROR_LOG_MS = 60_000;
+
+export function budgetStage(rt: Runtime): Stage {
+  const { budgets, metrics, logger, wallClock: now } = rt;
+  const warned = new Set<string>();
+  let ledgerErrorLoggedAt = -Infinity;
+
+  return (ctx, next) => {
+    const principal = ctx.principal;
+    if (principal === null || (principal.keyBudget === null && principal.customerBudget === null)) return next(ctx);
+    const surface = ctx.route.surface;
+    if (ctx.model === null || (surface !== 'messages' && surface !== 'chat')) return next(ctx);
+    return budgeted(ctx, next, principal, surface, ctx.model);
+  };
+
+  async function budgeted(ctx: RequestContext, next: Next, principal: Principal, surface: 'messages' | 'chat', model: CatalogModel): Promise<void> {
+    const at = now();
+    const charges = budgetCharges(principal, at);
+    // Counting tokens costs nothing: it reserves nothing, so only a budget already past its amount refuses it.
+    const reserve = ctx.route.name.endsWith('/count_tokens') ? 0 : reservedCost(ctx.json as Record<string, unknown>, surface, model, ctx.body?.length ?? 0);
+    let decision: BudgetDecision;
+    try {
+      const pending = budgets.reserve(charges, reserve);
+      decision = pending instanceof Promise ? await pending : pending;
+    } catch (err) {
+      // Nothing to count against (the usage store did not answer): the request is served, as keys are
+      // while the database is down, and the next request tries again.
+      if (at - ledgerErrorLoggedAt >= LEDGER_ERROR_LOG_MS) {
+        ledgerErrorLoggedAt = at;
+        logger.warn({ reqId: ctx.id, err: err instanceof Error ? err.message : String(err) }, 'budget spend could not be read; requests pass unbudgeted until it can');
+      }
+      return next(ctx);
+    }
+    if (!decision.allowed) {
+      const refusing = charges[decision.refusedBy];
+      metrics.budgetExceeded(refusing.scope, 'refused');
+      reportUtilisation(principal, charges, decision.spentBefore);
+      ctx.headers[BUDGET_REMAINING_HEADER] = formatUsd(remainingNano(charges, decision.spentBefore));
+      const retryAfter = secondsToReset(refusing, at);
+      throw new GatewayError('budget_exceeded', refusalMessage(refusing, principal.customerName), {
+        headers: retryAfter === null ? {} : { 'retry-after': String(retryAfter) },
+      });
+    }
+    const spentAfter = decision.spentBefore.map((s) => s + reserve);
+    ctx.headers[BUDGET_REMAINING_HEADER] = formatUsd(remainingNano(charges, spentAfter));
+    charges.forEach((c, i) => {
+      if (c.budget.mode === 'soft' && spentAfter[i] > c.budget.amountNanoUsd) flag(ctx, principal, c);
+    });
+    let cost = 0;
+    try {
+      await next(ctx);
+    } finally {
+      // Priced as the observe stage prices the usage row: the model that answered, the tokens it reported.
+      cost = requestCost(ctx.usage, (ctx.servedModel ?? model).prices).nanoUsd;
+      try {
+        await budgets.settle(decision.hold, cost);
+      } catch (err) {
+        logger.warn({ reqId: ctx.id, err: err instanceof Error ? err.message : String(err) }, 'budget settle failed');
+      }
+      reportUtilisation(principal, charges, decision.spentBefore.map((s) => s + cost));
+    }
+  }
+
+  function flag(ctx: RequestContext, principal: Principal, c: BudgetCharge): void {
+    metrics.budgetExceeded(c.scope, 'flagged');
+    const name = counterName(c);
+    if (warned.has(name)) return;
+    if (warned.size >= MAX_WARNED) warned.clear();
+    warned.add(name);
+    logger.warn(
+      { reqId: ctx.id, customer: principal.customerName, keyId: principal.keyId, scope: c.scope, budgetUsd: formatUsd(c.budget.amountNanoUsd), period: c.budget.period, periodName: c.window.name },
+      'soft spend budget exceeded; requests are let through and counted',
+    );
+  }
+
+  /** The customer budget's spent share, as Prometheus shows it. */
+  function reportUtilisation(principal: Principal, charges: readonly BudgetCharge[], spent: readonly number[]): void {
+    const i = charges.findIndex((c) => c.scope === 'customer');
+    if (i < 0) return;
+    const c = charges[i];
+    metrics.budgetUtilisation(principal.customerName, c.budget.period, Math.max(0, spent[i]) / c.budget.amountNanoUsd);
+  }
+}

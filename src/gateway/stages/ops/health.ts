@@ -1,0 +1,41 @@
+// Liveness, readiness and the Prometheus scrape endpoint.
+import { endJson } from '../../../lib/json-response.js';
+import type { Stage } from '../../compose.js';
+import type { Runtime } from '../../runtime.js';
+
+function json(status: number, body: unknown): Stage {
+  const text = JSON.stringify(body);
+  return async (ctx) => endJson(ctx.res, status, text, ctx.headers);
+}
+
+export const healthzStage: Stage = json(200, { status: 'ok' });
+
+export function readyzStage(rt: Runtime): Stage {
+  const { breakers } = rt;
+  return async (ctx) => {
+    rt.lifecycle.readinessAskedAt = performance.now();
+    const database = (await rt.stores.ready()).database === 'up';
+    const draining = rt.lifecycle.draining;
+    // A database the whole fleet shares being down is reported, not a reason to fail every instance
+    // at once: each keeps serving the keys it has loaded. This host's own database file is one.
+    const ready = (database || rt.stores.shared) && !draining;
+    const body = JSON.stringify({
+      status: ready ? 'ready' : 'not_ready',
+      draining,
+      database: database ? 'ok' : 'unreachable',
+      upstream: rt.simulated ? 'simulator' : 'configured',
+      models: rt.catalogue.live ? 'live' : 'configured',
+      // Detail only, per model route: an open circuit is the upstream's trouble, and taking this
+      // instance out of the load balancer would not help.
+      circuits: breakers.states(),
+    });
+    endJson(ctx.res, ready ? 200 : 503, body, ctx.headers);
+  };
+}
+
+export function metricsStage(rt: Runtime): Stage {
+  return async (ctx) => {
+    const { contentType, body } = await rt.metrics.render();
+    endJson(ctx.res, 200, body, ctx.headers, contentType);
+  };
+}

@@ -1,0 +1,53 @@
+// The budget ledger contract: what each budget has spent in its current period, fleet-wide. A request
+// reserves its maximum cost in every budget that applies before it goes upstream, and settles with its
+// real cost afterwards (budget-stage.ts). The in-process ledger answers synchronously once a counter is
+// seeded; the Redis one with a promise, so callers accept either.
+import type { BudgetScope } from '../../observability/metrics.js';
+import type { Budget } from '../../keys/budget.js';
+import type { PeriodWindow } from './budget-period.js';
+
+/** One budget a request is measured against, in the period it falls in. */
+export interface BudgetCharge {
+  readonly scope: BudgetScope;
+  readonly customerId: string;
+  /** The key the request used (the budget's own key when scope is 'key'). */
+  readonly keyId: string;
+  readonly budget: Budget;
+  readonly window: PeriodWindow;
+}
+
+/** What an accepted request holds until it settles: opaque to the caller, each ledger's own. */
+export interface BudgetHold {}
+
+export type BudgetDecision =
+  | { readonly allowed: true; readonly hold: BudgetHold; readonly spentBefore: readonly number[] }
+  /** refusedBy: the index of the charge that refused. */
+  | { readonly allowed: false; readonly refusedBy: number; readonly spentBefore: readonly number[] };
+
+export interface BudgetLedger {
+  /** Reserves `nanoUsd` in every charge's counter unless a hard one has no room for it; spentBefore is per charge. */
+  reserve(charges: readonly BudgetCharge[], nanoUsd: number): BudgetDecision | Promise<BudgetDecision>;
+  /** Replaces the reservation by the request's real cost (more or less than reserved). */
+  settle(hold: BudgetHold, nanoUsd: number): void | Promise<void>;
+}
+
+/** What a budget had spent in a period before any request of this process counted there (the usage store's rollup). */
+export type SeedSpend = (charge: BudgetCharge) => Promise<number>;
+
+/**
+ * The rule (the Redis script applies the same one, redis-budget-scripts.ts): the first hard budget that
+ * cannot take `cost` on top of what it has spent refuses; -1 when none does. A soft budget never refuses.
+ * `limits[i]` is what charge i may reach (its amount, or this instance's share of what is left).
+ */
+export function firstRefusal(charges: readonly BudgetCharge[], spentBefore: readonly number[], cost: number, limits: readonly number[]): number {
+  for (let i = 0; i < charges.length; i++) {
+    if (charges[i].budget.mode === 'hard' && spentBefore[i] + cost > limits[i]) return i;
+  }
+  return -1;
+}
+
+/** The counter's name: the budget (key or customer), its period kind and the period itself, so a new period or kind starts afresh. */
+export function counterName(c: BudgetCharge): string {
+  const owner = c.scope === 'key' ? `key:${c.keyId}` : `customer:${c.customerId}`;
+  return `budget:${owner}:${c.window.name}`;
+}

@@ -1,0 +1,46 @@
+// The invoicing export: RFC 4180 quoting, oldest day first, and names a spreadsheet would run as formulas kept as text.
+import t from 'tap';
+import { usageCsv } from '../../../../src/apps/cli/usage-csv.js';
+import type { UsageRow } from '../../../../src/metering/usage-store.js';
+
+function row(customerName: string, day = '2026-11-01'): UsageRow {
+  return {
+    day,
+    customerId: 'cus_1',
+    customerName,
+    model: 'claude-sonnet-4-6',
+    requests: 1,
+    errors: 0,
+    inputTokens: 10,
+    outputTokens: 20,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    costNanoUsd: 330_000n,
+  };
+}
+
+const cases: Array<[string, string]> = [
+  ['acme', 'acme'],
+  ['acme, inc', '"acme, inc"'],
+  ['say "hi"', '"say ""hi"""'],
+  ['=HYPERLINK("http://x")', `"'=HYPERLINK(""http://x"")"`],
+  ['+1', "'+1"],
+  ['-1', "'-1"],
+  ['@SUM(A1)', "'@SUM(A1)"],
+  ['\tname', "'\tname"],
+  ['a=b', 'a=b'],
+];
+
+for (const [name, cell] of cases) {
+  t.test(`customer ${JSON.stringify(name)}`, async (t) => {
+    const lines = usageCsv([row(name)]).split('\r\n');
+    t.equal(lines.length, 3, 'header, one row, the final line end');
+    t.equal(lines[1], `2026-11-01,cus_1,${cell},claude-sonnet-4-6,1,0,10,20,0,0,0.00033`);
+  });
+}
+
+t.test('oldest day first', async (t) => {
+  const lines = usageCsv([row('b', '2026-11-02'), row('a', '2026-11-01')]).split('\r\n');
+  t.match(lines[1], /^2026-11-01,/);
+  t.match(lines[2], /^2026-11-02,/);
+});

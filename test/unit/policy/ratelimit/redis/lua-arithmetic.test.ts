@@ -1,0 +1,159 @@
+// The Lua token buckets against MemoryRateLimiter: the same random sequences of acquires, settles,
+// limit edits and clock steps, run on both with the same clock (the scripts accept a pinned "now"
+// for exactly this), must give identical decisions, waits, reservations and header windows.
+import { createHash } from 'node:crypto';
+import t from 'tap';
+import fc from 'fast-check';
+import type { LimitDecision, LimitRequest, Reservation } from '../../../../../src/policy/ratelimit/limiter.js';
+import type { RateLimits } from '../../../../../src/keys/rate-limits.js';
+import { MemoryRateLimiter, type ReservationData } from '../../../../../src/policy/ratelimit/memory-limiter.js';
+import { GuardedRedis } from '../../../../../src/policy/ratelimit/redis/guarded-redis.js';
+import { RedisRateLimiter, RedisReservation, type ScriptRunner } from '../../../../../src/policy/ratelimit/redis/redis-limiter.js';
+import { adminClient, deleteKeys, REDIS_URL, testPrefix } from './redis-test-env.js';
+
+const KEYS = [
+  { keyId: 'k0', customerId: 'c0' },
+  { keyId: 'k1', customerId: 'c0' },
+  { keyId: 'k2', customerId: 'c1' },
+];
+
+const rpmArb = fc.constantFrom(null, 1, 3, 7, 60, 1000);
+const tpmArb = fc.constantFrom(null, 100, 999, 5000, 100_000);
+const limitsArb: fc.Arbitrary<RateLimits> = fc.record({ rpm: rpmArb, tpm: tpmArb });
+
+type Op =
+  | { op: 'acquire'; key: number; tokens: number }
+  | { op: 'settle'; pick: number; used: number }
+  | { op: 'advance'; ms: number }
+  | { op: 'editKey'; key: number; limits: RateLimits }
+  | { op: 'editCustomer'; customer: number; limits: RateLimits | null };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ op: fc.constant('acquire' as const), key: fc.nat(2), tokens: fc.nat(6000) }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('settle' as const), pick: fc.nat(50), used: fc.nat(8000) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant('advance' as const),
+      ms: fc.oneof(
+        fc.constant(0),
+        fc.integer({ min: 1, max: 3000 }),
+        fc.integer({ min: 0, max: 130_000 }),
+        fc.double({ min: 0, max: 5000, noNaN: true, noDefaultInfinity: true }),
+      ),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('editKey' as const), key: fc.nat(2), limits: limitsArb }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('editCustomer' as const), customer: fc.nat(1), limits: fc.option(limitsArb, { nil: null }) }) },
+);
+
+const scenarioArb = fc.record({
+  keyLimits: fc.tuple(limitsArb, limitsArb, limitsArb),
+  customerLimits: fc.tuple(fc.option(limitsArb, { nil: null }), fc.option(limitsArb, { nil: null })),
+  start: fc.double({ min: 0, max: 1e9, noNaN: true, noDefaultInfinity: true }),
+  ops: fc.array(opArb, { minLength: 1, maxLength: 60 }),
+});
+
+/** A decision as comparable data: the reservation reduced to what it reserved. */
+function comparable(d: LimitDecision): unknown {
+  if (!d.allowed) return d;
+  const r: ReservationData = d.reservation instanceof RedisReservation ? d.reservation.data : (d.reservation as unknown as ReservationData);
+  return { allowed: true, status: d.status, keyTokens: r.keyTokens, customerTokens: r.customerTokens };
+}
+
+t.test('Lua arithmetic equals MemoryRateLimiter on random sequences', async (t) => {
+  const admin = await adminClient();
+  const prefix = testPrefix();
+  // The arithmetic is under test here, not the connection: no 100 ms deadline that a busy test
+  // host could miss, just the scripts run as they are.
+  const redis: ScriptRunner = {
+    evalScript: (script, keys, args) => admin.sendCommand(['EVAL', script.source, String(keys.length), ...keys, ...args]),
+  };
+  t.teardown(async () => {
+    await deleteKeys(admin, prefix);
+    await admin.close();
+  });
+
+  let run = 0;
+  await fc.assert(
+    fc.asyncProperty(scenarioArb, async (s) => {
+      let now = s.start;
+      const memory = new MemoryRateLimiter(() => now);
+      const shared = new RedisRateLimiter(redis, { prefix: `${prefix}r${run++}:`, now: () => now });
+      const keyLimits = [...s.keyLimits];
+      const customerLimits = [...s.customerLimits];
+      const outstanding: Array<{ memory: Reservation; shared: Reservation }> = [];
+      for (const [step, op] of s.ops.entries()) {
+        if (op.op === 'advance') now += op.ms;
+        else if (op.op === 'editKey') keyLimits[op.key] = op.limits;
+        else if (op.op === 'editCustomer') customerLimits[op.customer] = op.limits;
+        else if (op.op === 'acquire') {
+          const { keyId, customerId } = KEYS[op.key];
+          const customer = Number(customerId.slice(1));
+          const request: LimitRequest = {
+            keyId,
+            keyLimits: keyLimits[op.key],
+            customerId,
+            customerLimits: customerLimits[customer],
+            tokens: op.tokens,
+          };
+          const expected = memory.acquire(request);
+          const actual = await shared.acquire(request);
+          if (JSON.stringify(comparable(actual)) !== JSON.stringify(comparable(expected))) {
+            throw new Error(`step ${step} acquire ${JSON.stringify(request)}: redis ${JSON.stringify(comparable(actual))} memory ${JSON.stringify(comparable(expected))}`);
+          }
+          if (expected.allowed && actual.allowed) outstanding.push({ memory: expected.reservation, shared: actual.reservation });
+        } else if (outstanding.length > 0) {
+          const [held] = outstanding.splice(op.pick % outstanding.length, 1);
+          memory.settle(held.memory, op.used);
+          await shared.settle(held.shared, op.used);
+        }
+      }
+    }),
+    { numRuns: 400, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED), path: process.env.FC_PATH } : {}) },
+  );
+  t.pass('400 random sequences agree step by step');
+});
+
+t.test('the server clock is used when no clock is pinned', async (t) => {
+  const admin = await adminClient();
+  const prefix = testPrefix();
+  const redis = new GuardedRedis({ url: REDIS_URL });
+  await redis.start();
+  t.teardown(async () => {
+    await deleteKeys(admin, prefix);
+    await admin.close();
+    await redis.close();
+  });
+  const limiter = new RedisRateLimiter(redis, { prefix });
+  const request: LimitRequest = { keyId: 'k', keyLimits: { rpm: 2, tpm: 1000 }, customerId: 'c', customerLimits: null, tokens: 600 };
+  const first = await limiter.acquire(request);
+  t.equal(first.allowed, true);
+  t.equal(first.status.tokens?.remaining, 400);
+  const second = await limiter.acquire(request);
+  t.equal(second.allowed, false, '600 more tokens are not there');
+  if (!second.allowed) {
+    t.equal(second.scope, 'key');
+    t.ok(second.retryAfterMs > 11_000 && second.retryAfterMs <= 12_000, `about 12 s for 200 tokens at 1000/min: ${second.retryAfterMs}`);
+  }
+  if (first.allowed) {
+    t.type(first.reservation, RedisReservation);
+    await limiter.settle(first.reservation, 100);
+  }
+  const third = await limiter.acquire(request);
+  t.equal(third.allowed, true, 'the 500 unused tokens came back');
+  const ttl = await admin.pTTL(`${prefix}{c}:key:k`);
+  t.ok(ttl > 60_000 && ttl < 200_000, `the entry expires a window after it would be full: ${ttl} ms`);
+});
+
+t.test('a script the server does not know yet runs through EVAL after NOSCRIPT, in the same call', async (t) => {
+  const redis = new GuardedRedis({ url: REDIS_URL });
+  t.ok(await redis.start(), `connects to ${REDIS_URL}`);
+  t.teardown(() => redis.close());
+  // A fresh comment makes a SHA no server has seen.
+  const source = `-- ${testPrefix()}\nreturn ARGV[1]`;
+  const fresh = { source, sha1: createHash('sha1').update(source).digest('hex') };
+  t.equal(await redis.evalScript(fresh, [], ['hello']), 'hello');
+  t.equal(await redis.evalScript(fresh, [], ['again']), 'again', 'then by EVALSHA');
+  t.equal(redis.up, true, 'an error reply does not count against the store');
+});

@@ -1,0 +1,35 @@
+// A partition longer than the probe interval: the probe's reconnects meet a Redis that accepts the TCP
+// connection (the relay does) but never answers the handshake. Each reconnect must give up at the connect
+// timeout, or the probe waits on one of them for good and the instance never shares the limits again.
+import t from 'tap';
+import { GuardedRedis } from '../../../../../src/policy/ratelimit/redis/guarded-redis.js';
+import { CuttableRelay } from '../../../../helpers/cuttable-relay.js';
+import { REDIS_URL } from './redis-test-env.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+t.test('sharing resumes after a partition that outlasted several probes', async (t) => {
+  const target = new URL(REDIS_URL);
+  const relay = new CuttableRelay(target.hostname, Number(target.port || 6379));
+  const port = await relay.listen();
+  t.teardown(() => relay.close());
+  const redis = new GuardedRedis({ url: `redis://127.0.0.1:${port}`, probeEveryMs: 200, connectTimeoutMs: 300 });
+  t.teardown(() => redis.close());
+  t.ok(await redis.start(), 'up through the relay');
+
+  relay.drop();
+  for (let i = 0; i < 3; i++) await redis.command(['PING']).catch(() => {});
+  t.equal(redis.up, false, 'the breaker opened');
+  await sleep(1500); // several probes, each reconnecting into the silence
+
+  relay.restore();
+  const restoredAt = performance.now();
+  while (!redis.up && performance.now() - restoredAt < 3000) await sleep(50);
+  t.equal(redis.up, true, `up again ${(performance.now() - restoredAt).toFixed(0)} ms after the restore`);
+  t.equal(await redis.command(['PING']), 'PONG', 'and answering');
+
+  const closing = performance.now();
+  relay.drop();
+  await redis.close();
+  t.ok(performance.now() - closing < 2000, 'closing during a partition does not wait for replies that never come');
+});
