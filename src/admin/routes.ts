@@ -32,6 +32,7 @@ import type { SignInThrottleOptions } from './auth/throttle.js';
 import { SignInThrottle } from './auth/throttle.js';
 import { API_ANSWER_HEADERS } from './http/send.js';
 import { DASHBOARD_PREFIX, staticFilesStage } from './http/static-files.js';
+import { errorMessage } from '../lib/error-message.js';
 
 export interface DashboardDeps {
   stores: Pick<Stores, 'keys' | 'usage' | 'users' | 'sessions'>;
@@ -52,7 +53,7 @@ function signInThrottle(rt: Runtime, options: SignInThrottleOptions | undefined)
   if (fleet === null) return local;
   return new FleetSignInThrottle(local, fleet.redis, {
     prefix: fleet.prefix,
-    onError: (err) => rt.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'counting a sign-in attempt in Redis failed'),
+    onError: (err) => rt.logger.error({ err: errorMessage(err) }, 'counting a sign-in attempt in Redis failed'),
   });
 }
 

@@ -1,5 +1,6 @@
 // What the commands share: where output goes, argument parsing and errors, and the one-line failure rule.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { errorMessage } from '../lib/error-message.js';
 
 export interface CliIo {
   out(text: string): void;
@@ -88,7 +89,7 @@ export async function runCommand(io: CliIo, command: string, body: () => Promise
   try {
     return await body();
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     io.err(`model-gateway ${command}: ${message.split('\n')[0]}\n`);
     return err instanceof ArgError ? 2 : 1;
   }

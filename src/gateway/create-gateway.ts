@@ -10,6 +10,7 @@ import { buildRoutes } from './routes.js';
 import { newRequestId } from '../observability/request-id.js';
 import { errorFormatOf } from './surfaces.js';
 import type { Runtime } from './runtime.js';
+import { errorMessage } from '../lib/error-message.js';
 
 export interface Gateway {
   handle(req: IncomingMessage, res: ServerResponse): void;
@@ -65,7 +66,7 @@ export function gatewayOver(rt: Runtime, routes: readonly Route[]): Gateway {
       });
       lifecycle.inFlight++;
       route.handler(ctx).then(release, (err: unknown) => {
-        logger.error({ reqId: id, err: err instanceof Error ? err.message : String(err) }, 'request handler failed');
+        logger.error({ reqId: id, err: errorMessage(err) }, 'request handler failed');
         if (!res.headersSent) writeErrorResponse(res, id, route.info.errorFormat, 'internal', 'The gateway failed to handle this request.');
         else res.destroy();
         release();

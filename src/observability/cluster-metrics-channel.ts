@@ -4,6 +4,7 @@
 import cluster from 'node:cluster';
 import { AggregatorRegistry } from 'prom-client';
 import type { GatewayMetrics } from './metrics.js';
+import { errorMessage } from '../lib/error-message.js';
 
 const REQUEST = 'model-gateway:cluster-metrics-req';
 const RESPONSE = 'model-gateway:cluster-metrics-res';
@@ -34,7 +35,7 @@ export function serveClusterMetrics(): void {
     };
     aggregator.clusterMetrics().then(
       (body) => reply({ body, contentType: aggregator.contentType }),
-      (err: unknown) => reply({ error: err instanceof Error ? err.message : String(err) }),
+      (err: unknown) => reply({ error: errorMessage(err) }),
     );
   });
 }

@@ -3,6 +3,7 @@
 // purpose, before new instances roll out.
 import { parseDatabaseUrl } from '../config/database-url.js';
 import { DatabaseError } from './errors.js';
+import { errorMessage } from '../lib/error-message.js';
 
 export interface MigrationReport {
   kind: 'sqlite' | 'postgres';
@@ -19,7 +20,7 @@ export async function migrateStores(databaseUrl: string): Promise<MigrationRepor
       return { kind: 'postgres', applied: await migratePostgres(databaseUrl) };
     } catch (err) {
       // The reason only: the connection string may carry a password.
-      throw new DatabaseError(`cannot migrate the PostgreSQL database: ${err instanceof Error ? err.message : String(err)}`);
+      throw new DatabaseError(`cannot migrate the PostgreSQL database: ${errorMessage(err)}`);
     }
   }
   const { openMigrated } = await import('./sqlite/open.js');

@@ -3,6 +3,7 @@
 import type { SignalSource } from './signals.js';
 import { ArgError, processIo, shownArgument, type CliIo } from '../args.js';
 import { HELP_HINT, isHelpFlag, USAGE_TEXT } from './help.js';
+import { errorMessage } from '../../lib/error-message.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -65,7 +66,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, env: Env = p
   try {
     return await (await load())(args, { io, env, signals });
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     io.err(`model-gateway: ${message.split('\n')[0]}\n`);
     return err instanceof ArgError ? 2 : 1;
   }

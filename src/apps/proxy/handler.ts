@@ -14,6 +14,7 @@ import { GatewayReachability } from './reachability.js';
 import type { GatewayHostHider } from './host-hider.js';
 import { mapProxyPath } from './path-map.js';
 import { discardBody, relayResponse } from './relay.js';
+import { errorMessage } from '../../lib/error-message.js';
 
 export interface ProxyHandlerDeps {
   client: UpstreamClient;
@@ -38,7 +39,7 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
         () => deps.lifecycle.inFlight--,
         (err: unknown) => {
           deps.lifecycle.inFlight--;
-          deps.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'proxy request failed');
+          deps.logger.error({ err: errorMessage(err) }, 'proxy request failed');
           if (!res.headersSent) answerProxyError(res, 'chat', 'internal', 'The model-gateway proxy failed to handle this request.');
           else res.destroy();
         },

@@ -41,6 +41,7 @@ import { openStores } from '../../stores/open-stores.js';
 import type { Stores } from '../../stores/stores.js';
 import type { Simulator } from '../simulator/index.js';
 import { createTranslatePool } from '../../gateway/offload/pool.js';
+import { errorMessage } from '../../lib/error-message.js';
 
 export interface BuiltRuntime {
   runtime: Runtime;
@@ -239,6 +240,3 @@ function budgetLedger(stores: Stores, shared: SharedLimiter | null, logger: Logg
   });
 }
 
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -4,10 +4,8 @@
 
 import { emptyUsage, mergeProviderUsage, usageOf, usageOfCommonText, type TokenUsage } from '../../metering/token-usage.js';
 import { SseParser, type SseEvent } from '../sse/parser.js';
+import { isRecord } from '../../lib/is-record.js';
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function parseJson(text: string): unknown {
   try {

@@ -12,6 +12,7 @@ import type { Runtime } from '../runtime.js';
 import { counterName, type BudgetCharge, type BudgetDecision } from '../../policy/budgets/budget-ledger.js';
 import { budgetCharges, refusalMessage, remainingNano, reservedCost, secondsToReset } from '../../policy/budgets/budget-rules.js';
 import { formatUsd, requestCost } from '../../metering/cost.js';
+import { errorMessage } from '../../lib/error-message.js';
 
 export const BUDGET_REMAINING_HEADER = 'x-gateway-budget-remaining';
 
@@ -47,7 +48,7 @@ export function budgetStage(rt: Runtime): Stage {
       // while the database is down, and the next request tries again.
       if (at - ledgerErrorLoggedAt >= LEDGER_ERROR_LOG_MS) {
         ledgerErrorLoggedAt = at;
-        logger.warn({ reqId: ctx.id, err: err instanceof Error ? err.message : String(err) }, 'budget spend could not be read; requests pass unbudgeted until it can');
+        logger.warn({ reqId: ctx.id, err: errorMessage(err) }, 'budget spend could not be read; requests pass unbudgeted until it can');
       }
       return next(ctx);
     }
@@ -75,7 +76,7 @@ export function budgetStage(rt: Runtime): Stage {
       try {
         await budgets.settle(decision.hold, cost);
       } catch (err) {
-        logger.warn({ reqId: ctx.id, err: err instanceof Error ? err.message : String(err) }, 'budget settle failed');
+        logger.warn({ reqId: ctx.id, err: errorMessage(err) }, 'budget settle failed');
       }
       reportUtilisation(principal, charges, decision.spentBefore.map((s) => s + cost));
     }

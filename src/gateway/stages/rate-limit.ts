@@ -9,6 +9,7 @@ import type { Next, Stage } from '../compose.js';
 import { retryAfterSeconds, setLimitHeaders } from '../../policy/ratelimit/headers.js';
 import { reservedTokens, usedTokens } from '../../policy/ratelimit/request-limits.js';
 import type { Runtime } from '../runtime.js';
+import { errorMessage } from '../../lib/error-message.js';
 
 export function rateLimitStage(rt: Runtime): Stage {
   const { limiter, metrics, logger } = rt;
@@ -45,7 +46,7 @@ export function rateLimitStage(rt: Runtime): Stage {
       try {
         await limiter.settle(decision.reservation, usedTokens(ctx.usage));
       } catch (err) {
-        logger.warn({ reqId: ctx.id, err: err instanceof Error ? err.message : String(err) }, 'rate-limit settle failed');
+        logger.warn({ reqId: ctx.id, err: errorMessage(err) }, 'rate-limit settle failed');
       }
     }
   }

@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import { AuthThrottle } from './auth-throttle.js';
 import type { LimitDecision, LimitRequest, RateLimiter, Reservation } from './limiter.js';
 import { MemoryRateLimiter, type ReservationData } from './memory-limiter.js';
+import { errorMessage } from '../../lib/error-message.js';
 
 const ACQUIRE = 'model-gateway:limits-acquire';
 const DECISION = 'model-gateway:limits-decision';
@@ -154,7 +155,7 @@ export function serveClusterLimits(logger: Logger): void {
       } catch (err) {
         // One bad message must not take the primary, and every worker with it, down; the worker's
         // check times out and lets its request through.
-        logger.error({ type: msg.type, err: err instanceof Error ? err.message : String(err) }, 'a cluster limits message failed');
+        logger.error({ type: msg.type, err: errorMessage(err) }, 'a cluster limits message failed');
       }
     }
     if (replies.length > 0 && worker.isConnected()) worker.send({ type: BATCH, messages: replies } satisfies LimitsBatch);

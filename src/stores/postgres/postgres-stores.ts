@@ -12,6 +12,7 @@ import { PostgresSessionRows } from './postgres-session-rows.js';
 import { PostgresUsageStore } from './postgres-usage-store.js';
 import { PostgresUserStore } from './postgres-user-store.js';
 import type { Stores } from '../stores.js';
+import { errorMessage } from '../../lib/error-message.js';
 
 export interface PostgresStoreOptions extends PgPoolOptions {
   /** A lost LISTEN connection and its reconnects. */
@@ -37,7 +38,7 @@ export async function openPostgresStores(connectionString: string, opts: Postgre
     await migratePostgres(connectionString);
   } catch (err) {
     // The reason only: the connection string may carry a password.
-    throw new DatabaseError(`cannot open the PostgreSQL database: ${err instanceof Error ? err.message : String(err)}`);
+    throw new DatabaseError(`cannot open the PostgreSQL database: ${errorMessage(err)}`);
   }
   const pool = createPgPool(connectionString, opts);
   const keys = new PostgresKeyStore(pool);

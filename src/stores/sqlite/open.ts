@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { parseDatabaseUrl } from '../../config/database-url.js';
 import { DatabaseError } from '../errors.js';
 import { migrate } from './migrate.js';
+import { errorMessage } from '../../lib/error-message.js';
 
 export type Db = Database.Database;
 
@@ -66,6 +67,6 @@ function ensureFolder(dir: string): void {
 }
 
 function oneLine(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   return message.split('\n')[0];
 }

@@ -12,6 +12,7 @@ import { lastUsedRowsWriter } from './last-used-rows.js';
 import { lowerThreadPriority } from '../../lib/thread-priority.js';
 import { SqliteUsageStore } from './sqlite-usage-store.js';
 import type { UsageRecord } from '../../metering/usage-store.js';
+import { errorMessage } from '../../lib/error-message.js';
 
 export type WriteRequest = { id: number; rows: UsageRecord[] } | { id: number; lastUsed: LastUse[] };
 
@@ -51,6 +52,6 @@ function write(stores: ThreadStores, request: WriteRequest): WriteReply {
     else for (let i = 0; i < request.rows.length; i += ROWS_PER_TRANSACTION) stores.usage.insertRows(request.rows.slice(i, i + ROWS_PER_TRANSACTION));
     return { id };
   } catch (err) {
-    return { id, error: err instanceof Error ? err.message : String(err) };
+    return { id, error: errorMessage(err) };
   }
 }

@@ -12,6 +12,7 @@ import { readBody } from './read-body.js';
 import { baseHeaders, defaultErrorMessage, errorTypeForStatus, sendError } from './respond.js';
 import { ResponseScope } from './scope.js';
 import { resetConnection } from './write-reply.js';
+import { errorMessage } from '../../../lib/error-message.js';
 
 /** The provider refuses bodies over 32 MiB (docs/wire.md, "Messages requests"). */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -163,7 +164,7 @@ class SimulatorState {
 
 function onHandlerError(res: ServerResponse, err: unknown): void {
   if (!res.headersSent) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     sendError(res, randomId('req'), { status: 500, type: 'api_error', message: `Internal server error: ${message}` });
   } else {
     res.destroy();

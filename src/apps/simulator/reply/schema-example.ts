@@ -1,11 +1,9 @@
 // A tool input that satisfies a tool's input_schema well enough for clients to parse and use:
 // strings "example", numbers 1, booleans true, every property present (required ones included).
+import { isRecord } from '../../../lib/is-record.js';
 
 type Schema = Record<string, unknown>;
 
-function isSchema(v: unknown): v is Schema {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function firstType(schema: Schema): string | undefined {
   const t = schema.type;
@@ -17,7 +15,7 @@ function firstType(schema: Schema): string | undefined {
 const MAX_DEPTH = 8;
 
 function exampleValue(schema: unknown, depth: number): unknown {
-  if (!isSchema(schema) || depth > MAX_DEPTH) return 'example';
+  if (!isRecord(schema) || depth > MAX_DEPTH) return 'example';
   if (schema.const !== undefined) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
@@ -39,13 +37,13 @@ function exampleValue(schema: unknown, depth: number): unknown {
     case 'object':
       return exampleObject(schema, depth + 1);
     default:
-      return isSchema(schema.properties) ? exampleObject(schema, depth + 1) : 'example';
+      return isRecord(schema.properties) ? exampleObject(schema, depth + 1) : 'example';
   }
 }
 
 function exampleObject(schema: Schema, depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const props = isSchema(schema.properties) ? schema.properties : {};
+  const props = isRecord(schema.properties) ? schema.properties : {};
   for (const [name, sub] of Object.entries(props)) out[name] = exampleValue(sub, depth);
   // A required field the properties do not describe still has to be present.
   if (Array.isArray(schema.required)) {
@@ -55,5 +53,5 @@ function exampleObject(schema: Schema, depth: number): Record<string, unknown> {
 }
 
 export function exampleInput(inputSchema: unknown): Record<string, unknown> {
-  return isSchema(inputSchema) ? exampleObject(inputSchema, 0) : {};
+  return isRecord(inputSchema) ? exampleObject(inputSchema, 0) : {};
 }

@@ -2,6 +2,7 @@
 // `<dotted.path>: <reason>`). A check throws RequestInvalid at the first problem; the entry
 // points in request.ts turn it into a result, so the happy path allocates nothing extra.
 import type { ApiFailure } from '../types.js';
+import { isRecord } from '../../../lib/is-record.js';
 
 export type Json = Record<string, unknown>;
 
@@ -24,12 +25,9 @@ export function fail(loc: string, reason: string): never {
   });
 }
 
-export function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 export function obj(v: unknown, loc: string): Json {
-  if (!isObject(v)) fail(loc, 'Input should be a valid dictionary');
+  if (!isRecord(v)) fail(loc, 'Input should be a valid dictionary');
   return v;
 }
 

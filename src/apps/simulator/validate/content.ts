@@ -8,7 +8,6 @@ import {
   isBase64,
   isBlank,
   isIdentifier,
-  isObject,
   list,
   literal,
   noExtra,
@@ -18,6 +17,7 @@ import {
   tag,
   type Json,
 } from './check.js';
+import { isRecord } from '../../../lib/is-record.js';
 
 const CONTENT_TAGS = [
   'text',
@@ -161,7 +161,7 @@ export function checkContentBlock(v: unknown, loc: string): string {
       checkImageBlock(b, loc);
       break;
     case 'document':
-      if (!isObject(b.source)) fail(at(at(loc, 'document'), 'source'), 'Field required');
+      if (!isRecord(b.source)) fail(at(at(loc, 'document'), 'source'), 'Field required');
       break;
     case 'tool_use':
       checkToolUseBlock(b, loc);

@@ -1,6 +1,7 @@
 // Sampling fields and extended thinking: ranges, the thinking budget, and the combinations the
 // provider refuses (docs/wire.md, "Messages requests": thinking constraints, newer models' defaults).
-import { at, fail, int, isObject, literal, noExtra, num, obj, range, requireField, tag, type Json } from './check.js';
+import { isRecord } from '../../../lib/is-record.js';
+import { at, fail, int, literal, noExtra, num, obj, range, requireField, tag, type Json } from './check.js';
 
 export interface ThinkingFacts {
   /** enabled or adaptive. */
@@ -38,7 +39,7 @@ export interface SamplingContext {
 }
 
 function forcesToolUse(choice: unknown): boolean {
-  return isObject(choice) && (choice.type === 'any' || choice.type === 'tool');
+  return isRecord(choice) && (choice.type === 'any' || choice.type === 'tool');
 }
 
 function checkThinkingCombinations(b: Json, temperature: number | undefined, topP: number | undefined, ctx: SamplingContext): void {

@@ -1,7 +1,8 @@
 // An assistant message → text block(s) then tool_use blocks (docs/wire.md, "Tool calls").
 
 import type { TextBlockParam, ToolUseBlockParam } from '../../anthropic/wire.js';
-import { expectArray, expectRecord, expectString, fail, isAbsent, isBlank, isRecord, type Warnings } from './invalid.js';
+import { expectArray, expectRecord, expectString, fail, isAbsent, isBlank, type Warnings } from './invalid.js';
+import { isRecord } from '../../../lib/is-record.js';
 import type { ToolIdAllocator } from './tool-ids.js';
 
 /** A tool call that still needs its result in the next user turn. */

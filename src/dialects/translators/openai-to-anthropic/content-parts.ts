@@ -6,7 +6,8 @@ import type {
   TextBlockParam,
   ToolResultBlockParam,
 } from '../../anthropic/wire.js';
-import { expectRecord, expectString, fail, isBlank, isRecord, type Warnings } from './invalid.js';
+import { expectRecord, expectString, fail, isBlank, type Warnings } from './invalid.js';
+import { isRecord } from '../../../lib/is-record.js';
 
 export type UserBlock = TextBlockParam | ImageBlockParam | DocumentBlockParam;
 

@@ -3,7 +3,8 @@
 
 import { chatErrorBody } from '../../errors/render.js';
 import type { ChatErrorBody } from '../../openai/wire.js';
-import { isRecord } from './invalid.js';
+import {  } from './invalid.js';
+import { isRecord } from '../../../lib/is-record.js';
 
 interface ChatErrorKind {
   type: string;

@@ -2,6 +2,7 @@
 // translateChatRequest turns into `{ ok: false, message, param }`; nothing else is thrown.
 
 import type { TranslationWarning, WarningKind } from '../warnings.js';
+import { isRecord } from '../../../lib/is-record.js';
 
 export class InvalidRequest extends Error {
   constructor(
@@ -17,9 +18,6 @@ export function fail(param: string | null, message: string): never {
   throw new InvalidRequest(param, message);
 }
 
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Absent or JSON null: both mean "not given" in the chat format. */
 export function isAbsent(v: unknown): v is null | undefined {

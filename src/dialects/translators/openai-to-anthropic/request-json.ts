@@ -10,7 +10,8 @@
 import { BoundedMemo } from '../../../lib/json/bounded-memo.js';
 import { quoteJson } from '../../../lib/json/quote.js';
 import type { MessagesRequest } from '../../anthropic/wire.js';
-import { isRecord } from './invalid.js';
+import {  } from './invalid.js';
+import { isRecord } from '../../../lib/is-record.js';
 
 export function stringifyMessagesRequest(request: MessagesRequest): string {
   return members(request as unknown as Record<string, unknown>, REQUEST_LISTS);

@@ -5,7 +5,8 @@ import type { Message } from '../../anthropic/wire.js';
 import type { ChatCompletion, ToolCall } from '../../openai/wire.js';
 import type { TranslationWarning } from '../warnings.js';
 import { mapFinishReason } from './finish-reason.js';
-import { isRecord } from './invalid.js';
+import {  } from './invalid.js';
+import { isRecord } from '../../../lib/is-record.js';
 import { answerUsages } from './usage.js';
 
 export { mapFinishReason } from './finish-reason.js';

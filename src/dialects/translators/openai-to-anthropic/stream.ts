@@ -11,7 +11,8 @@ import { ChunkWriter } from './chunk-writer.js';
 import { chatErrorKind, chatStreamErrorChunk } from './error.js';
 import { scanFastDelta } from './fast-delta.js';
 import { mapFinishReason } from './finish-reason.js';
-import { isRecord } from './invalid.js';
+import {  } from './invalid.js';
+import { isRecord } from '../../../lib/is-record.js';
 import { chatUsageFrom, thinkingTokensOf } from './usage.js';
 
 type Json = Record<string, unknown>;

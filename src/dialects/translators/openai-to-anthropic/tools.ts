@@ -1,16 +1,8 @@
 // `tools`, `tool_choice` and `parallel_tool_calls` → the provider's tools and tool_choice (docs/wire.md, "Tool calls").
 
 import type { ToolChoice, ToolDefinition } from '../../anthropic/wire.js';
-import {
-  expectArray,
-  expectRecord,
-  expectString,
-  fail,
-  isAbsent,
-  isRecord,
-  optionalBoolean,
-  type Warnings,
-} from './invalid.js';
+import { expectArray, expectRecord, expectString, fail, isAbsent, optionalBoolean, type Warnings } from './invalid.js';
+import { isRecord } from '../../../lib/is-record.js';
 
 export interface MappedTools {
   tools?: ToolDefinition[];

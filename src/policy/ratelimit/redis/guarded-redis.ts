@@ -5,6 +5,7 @@ import { createClient, ErrorReply } from 'redis';
 import { Breaker } from './breaker.js';
 import type { LuaScript } from './scripts.js';
 import { withTimeout } from './with-timeout.js';
+import { errorMessage } from '../../../lib/error-message.js';
 
 export interface GuardedRedisOptions {
   url: string;
@@ -84,7 +85,7 @@ export class GuardedRedis {
       // lands on the wrong command and times out too. Once the breaker opens the connection is
       // replaced, so the probe starts from a clean stream.
       if (!this.breaker.closed) this.dropConnection();
-      throw new StoreUnavailableError(err instanceof Error ? err.message : String(err));
+      throw new StoreUnavailableError(errorMessage(err));
     }
   }
 

@@ -2,6 +2,7 @@
 // decide in this instance otherwise. While the store is known to be down no round trip is tried; a
 // failed call falls back for that decision. The switch to local and back is reported once each way,
 // never per request.
+import { errorMessage } from '../../../lib/error-message.js';
 
 export interface SharedStoreState {
   readonly up: boolean;
@@ -34,7 +35,7 @@ export class SharedOrLocal {
     try {
       decision = await shared();
     } catch (err) {
-      return this.fallback(local, err instanceof Error ? err.message : String(err));
+      return this.fallback(local, errorMessage(err));
     }
     if (this.inFallback) {
       this.inFallback = false;

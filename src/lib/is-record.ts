@@ -1,0 +1,4 @@
+// The one test for "a JSON object" (not null, not an array) that parsed input is checked with.
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
