@@ -16,6 +16,8 @@ export interface RouteInfo {
   readonly name: string;
   readonly surface: Surface;
   readonly errorFormat: ErrorFormat;
+  /** The route counts tokens instead of generating them (count_tokens): it costs nothing, so no budget is reserved. */
+  readonly countsTokens?: boolean;
   /** Headers every answer of this route carries, errors and 405s included: set before any stage runs. */
   readonly fixedHeaders?: Readonly<Record<string, string>>;
 }
@@ -38,8 +40,8 @@ export interface RequestContext {
   readonly query: string;
   principal: Principal | null;
   body: Buffer | null;
-  /** The parsed body, for routes that read it. */
-  json: unknown;
+  /** The parsed body (a JSON object), for routes that read it: stages after the parse stage use parsedBody(ctx). */
+  json: Record<string, unknown> | null;
   /** What the upstream stage sends: built by the surface's preparation stage. */
   upstreamRequest: ReplayableRequest | null;
   /** The request for a fallback model, translated again from the client's (null: no fallbacks). */
@@ -59,7 +61,7 @@ export interface RequestContext {
   upstreamSentAt: number | null;
   upstreamHeadersAt: number | null;
   firstTokenAt: number | null;
-  warnings: TranslationWarning[];
+  warnings: readonly TranslationWarning[];
   /** The catalogue model that served the request when a fallback did (null: `model` itself). */
   servedModel: CatalogModel | null;
 }
@@ -83,7 +85,7 @@ export function createContext(
     query,
     principal: null,
     body: null,
-    json: undefined,
+    json: null,
     upstreamRequest: null,
     readdress: null,
     upstreamResponse: null,
@@ -100,4 +102,10 @@ export function createContext(
     warnings: [],
     servedModel: null,
   };
+}
+
+/** The body the parse stage put on the context; a route that reads it without parsing first is a bug. */
+export function parsedBody(ctx: RequestContext): Record<string, unknown> {
+  if (ctx.json === null) throw new Error(`${ctx.route.name}: a stage read the body before any stage parsed it`);
+  return ctx.json;
 }

@@ -39,7 +39,7 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
   const chatAuth = authStage(rt, { acceptXApiKey: false });
   const checkRequest = [limitMessagesStage(rt), resolveModelStage(rt), rateLimitStage(rt), budgetStage(rt)];
   const modelRequest = [readBodyStage(rt.config.limits.bodyBytes), parseJsonStage(rt), ...checkRequest];
-  // Large chat bodies are parsed and translated on the worker pool when there is one (see workers/).
+  // Large chat bodies are parsed and translated on the worker pool when there is one (see offload/).
   const pool = rt.translatePool;
   const chatParse = pool === null ? parseJsonStage(rt) : offloadParseStage(rt, pool, parseJsonStage(rt));
   const chatInline = translateRequestStage(rt, openaiToAnthropic, { allowFallback: true });
@@ -51,22 +51,22 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
     info,
     handler: compose(stages),
   });
-  const messagesForward = (name: string, providerPath: string, allowFallback: boolean): Route => {
+  /** `countsTokens`: count_tokens, where another model would answer a different question, so no fallback. */
+  const messagesForward = (name: string, providerPath: string, countsTokens: boolean): Route => {
     const translator = anthropicPassThrough(providerPath);
-    return route('POST', MESSAGES_PREFIX + name, { name: MESSAGES_PREFIX + name, surface: 'messages', errorFormat: 'messages' }, [
+    return route('POST', MESSAGES_PREFIX + name, { name: MESSAGES_PREFIX + name, surface: 'messages', errorFormat: 'messages', countsTokens }, [
       ...front(),
       messagesAuth,
       ...modelRequest,
-      translateRequestStage(rt, translator, { allowFallback }),
+      translateRequestStage(rt, translator, { allowFallback: !countsTokens }),
       callUpstreamStage(rt),
       respondStage(rt, translator),
     ]);
   };
 
   return [
-    messagesForward('/messages', ANTHROPIC.messagesPath, true),
-    // Counting tokens for another model would answer a different question: no fallback there.
-    messagesForward('/messages/count_tokens', ANTHROPIC.countTokensPath, false),
+    messagesForward('/messages', ANTHROPIC.messagesPath, false),
+    messagesForward('/messages/count_tokens', ANTHROPIC.countTokensPath, true),
     route('GET', `${MESSAGES_PREFIX}/models`, { name: `${MESSAGES_PREFIX}/models`, surface: 'models', errorFormat: 'messages' }, [
       ...front(),
       messagesAuth,

@@ -3,6 +3,7 @@
 // interface; a second provider is a new folder beside anthropic/ plus its translators
 // (src/dialects/translators/), not edits across the gateway.
 import type { IncomingHttpHeaders } from 'node:http';
+import { ConfigError } from '../config/config-error.js';
 import type { ModelInfo } from '../dialects/anthropic/wire.js';
 import type { ProviderDialect } from '../dialects/translators/translator.js';
 import type { UpstreamClient } from '../upstream/client.js';
@@ -13,8 +14,8 @@ export interface Provider {
   readonly dialect: ProviderDialect;
   /** Its connection pool, with the timeouts of the upstream settings. */
   readonly client: UpstreamClient;
-  /** The credential the gateway sends it (null: none), so error bodies can be scrubbed of it. */
-  readonly credential: string | null;
+  /** An error body with the gateway's credential for it replaced, should the provider ever echo it. */
+  scrubCredential(body: Buffer): Buffer;
   /**
    * Headers for a request the client wrote in the provider's own dialect: the client's, minus its
    * credentials and hop-by-hop headers, plus the provider's credential.
@@ -34,10 +35,19 @@ export interface Providers {
   readonly all: readonly Provider[];
 }
 
-export function providerSet(all: readonly Provider[], defaultId: string): Providers {
+/**
+ * The gateway's providers. Every model of the catalogue's configuration must name one of them (or
+ * none): checked here, once, so a lookup on the request path never meets an unknown name.
+ */
+export function providerSet(all: readonly Provider[], defaultId: string, models: ReadonlyArray<{ id: string; provider?: string }>): Providers {
   const byId = new Map(all.map((p) => [p.id, p]));
   const fallback = byId.get(defaultId);
   if (fallback === undefined) throw new Error(`no provider "${defaultId}"`);
+  for (const m of models) {
+    if (m.provider !== undefined && !byId.has(m.provider)) {
+      throw new ConfigError(`GATEWAY_MODELS_FILE: the model "${m.id}" names the provider "${m.provider}", which this gateway does not have (it has: ${[...byId.keys()].join(', ')})`);
+    }
+  }
   return {
     all,
     of: (model) => (model?.provider === undefined ? fallback : (byId.get(model.provider) ?? fallback)),

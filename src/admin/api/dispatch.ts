@@ -33,7 +33,7 @@ export function adminApiStage(routes: readonly ApiRoute[], deps: ActorDeps): Sta
     const caller: Caller = route.access === 'public' ? { actor: null, session: null } : await identify(ctx.req, deps);
     admit(route, caller.actor, params);
     if (changesState && caller.session !== null) checkCsrfToken(ctx, caller.session.session.csrfToken);
-    const body = changesState && isRecord(ctx.json) ? ctx.json : {};
+    const body = changesState && ctx.json !== null ? ctx.json : {};
     const reply = await route.handler({ ctx, actor: caller.actor, session: caller.session, params, query: new URLSearchParams(ctx.query), body });
     sendJson(ctx.res, ctx.headers, reply.status, reply.body, reply.headers);
   };
@@ -71,8 +71,4 @@ function checkCsrfToken(ctx: RequestContext, expected: string): void {
   if (typeof given !== 'string' || !secretEquals(given, expected)) {
     throw new GatewayError('forbidden', `Missing or wrong ${CSRF_HEADER} header.`);
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -9,7 +9,6 @@ import { adminTokenOf } from '../../config/admin-token.js';
 import { Catalogue } from '../../catalog/catalogue.js';
 import { ANTHROPIC_PROVIDER_ID, createAnthropicProvider } from '../../providers/anthropic/anthropic-provider.js';
 import { providerSet } from '../../providers/provider.js';
-import { ConfigError } from '../../config/config-error.js';
 import { loadModelsFile } from '../../catalog/load-models-file.js';
 import { DEFAULT_MODELS } from '../../catalog/model.js';
 import { clusterLimits } from '../../policy/ratelimit/cluster-limits-channel.js';
@@ -119,13 +118,8 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
     headersTimeoutMs: config.timeouts.upstreamHeadersMs,
     bodyTimeoutMs: config.timeouts.streamIdleMs,
   });
-  const providers = providerSet([anthropic], ANTHROPIC_PROVIDER_ID);
   const configuredModels = loadModelsFile(config.modelsFile);
-  for (const m of configuredModels) {
-    if (m.provider !== undefined && !providers.all.some((p) => p.id === m.provider)) {
-      throw new ConfigError(`GATEWAY_MODELS_FILE: the model "${m.id}" names the provider "${m.provider}", which this gateway does not have (it has: ${providers.all.map((p) => p.id).join(', ')})`);
-    }
-  }
+  const providers = providerSet([anthropic], ANTHROPIC_PROVIDER_ID, configuredModels);
   const catalogue = new Catalogue({
     defaults: DEFAULT_MODELS,
     configured: configuredModels,

@@ -30,7 +30,7 @@ export type ProviderRequest =
       body: Buffer | string;
       /** The body is the client's own, in the provider's dialect: its headers are forwarded, not built. */
       forwarded: boolean;
-      warnings: TranslationWarning[];
+      warnings: readonly TranslationWarning[];
       stream: boolean;
       includeUsage: boolean;
     }

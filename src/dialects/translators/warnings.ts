@@ -24,6 +24,9 @@ export interface TranslationWarning {
   detail: string;
 }
 
+/** A translation that changed nothing: shared, never written to. */
+export const NO_WARNINGS: readonly TranslationWarning[] = Object.freeze([]);
+
 const UNSAFE_DETAIL = /[^A-Za-z0-9_.\[\]\-]/g;
 const MAX_DETAIL = 80;
 

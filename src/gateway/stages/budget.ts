@@ -4,7 +4,7 @@
 // the request through, counts it and logs once per budget and period. A key whose principal carries no
 // budget passes straight through, without an async frame.
 import type { CatalogModel } from '../../catalog/model.js';
-import type { RequestContext } from '../context.js';
+import { parsedBody, type RequestContext } from '../context.js';
 import { GatewayError } from '../../dialects/errors/codes.js';
 import type { Principal } from '../../keys/principal.js';
 import type { Next, Stage } from '../compose.js';
@@ -38,7 +38,7 @@ export function budgetStage(rt: Runtime): Stage {
     const at = now();
     const charges = budgetCharges(principal, at);
     // Counting tokens costs nothing: it reserves nothing, so only a budget already past its amount refuses it.
-    const reserve = ctx.route.name.endsWith('/count_tokens') ? 0 : reservedCost(ctx.json as Record<string, unknown>, surface, model, ctx.body?.length ?? 0);
+    const reserve = ctx.route.countsTokens === true ? 0 : reservedCost(parsedBody(ctx), surface, model, ctx.body?.length ?? 0);
     let decision: BudgetDecision;
     try {
       const pending = budgets.reserve(charges, reserve);

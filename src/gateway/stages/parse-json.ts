@@ -1,4 +1,4 @@
-// Parses the body as a JSON object (see validate/json-object.ts for the checks).
+// Parses the body as a JSON object (src/lib/json/json-object.ts holds the checks).
 import { GatewayError } from '../../dialects/errors/codes.js';
 import type { Stage } from '../compose.js';
 import type { Runtime } from '../runtime.js';

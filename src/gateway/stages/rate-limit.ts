@@ -3,7 +3,7 @@
 // upstream reported. A key and customer without limits pass straight through.
 import { GatewayError } from '../../dialects/errors/codes.js';
 import type { CatalogModel } from '../../catalog/model.js';
-import type { RequestContext } from '../context.js';
+import { parsedBody, type RequestContext } from '../context.js';
 import type { Principal } from '../../keys/principal.js';
 import type { Next, Stage } from '../compose.js';
 import { retryAfterSeconds, setLimitHeaders } from '../../policy/ratelimit/headers.js';
@@ -29,7 +29,7 @@ export function rateLimitStage(rt: Runtime): Stage {
       keyLimits: principal,
       customerId: principal.customerId,
       customerLimits: principal.customerLimits,
-      tokens: reservedTokens(ctx.json as Record<string, unknown>, surface, model),
+      tokens: reservedTokens(parsedBody(ctx), surface, model),
     });
     const decision = pending instanceof Promise ? await pending : pending;
     setLimitHeaders(ctx.headers, surface, decision.status, Date.now());

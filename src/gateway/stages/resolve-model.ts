@@ -3,6 +3,7 @@ import { GatewayError } from '../../dialects/errors/codes.js';
 import { clipText } from '../../lib/json/clip-text.js';
 import { mayUseModel } from '../../keys/principal.js';
 import type { Stage } from '../compose.js';
+import { parsedBody } from '../context.js';
 import type { Runtime } from '../runtime.js';
 
 const ECHOED_NAME_CHARS = 100;
@@ -10,7 +11,7 @@ const ECHOED_NAME_CHARS = 100;
 export function resolveModelStage(rt: Runtime): Stage {
   const { catalogue } = rt;
   return (ctx, next) => {
-    const body = ctx.json as Record<string, unknown>;
+    const body = parsedBody(ctx);
     const name = body.model;
     if (typeof name !== 'string' || name === '') {
       throw new GatewayError('invalid_request', 'model: a model id (string) is required.', { param: 'model' });

@@ -4,7 +4,6 @@
 import type { RequestContext } from '../context.js';
 import type { StreamTranslation, Translator } from '../../dialects/translators/translator.js';
 import type { TokenUsage } from '../../metering/token-usage.js';
-import { upstreamCredentialScrub } from '../../upstream/credential-scrub.js';
 import type { AnswerStream } from '../../upstream/answer-stream.js';
 import { collectAnswer } from '../../upstream/answer-stream.js';
 import type { Stage } from '../compose.js';
@@ -13,10 +12,7 @@ import type { Runtime } from '../runtime.js';
 import { addWarnings } from './translate-request.js';
 
 export function respondStage(rt: Runtime, translator: Translator): Stage {
-  const { metrics } = rt;
-  const provider = rt.providers.of(null);
-  const maxBytes = provider.client.maxBufferedBytes;
-  const scrub = upstreamCredentialScrub(provider.credential);
+  const { metrics, providers } = rt;
   return async (ctx) => {
     const upstream = ctx.upstreamResponse;
     if (upstream === null) return;
@@ -33,10 +29,14 @@ export function respondStage(rt: Runtime, translator: Translator): Stage {
       }
       return;
     }
+    // The provider that answered: the fallback's when one served the request.
+    const provider = providers.of(ctx.servedModel ?? ctx.model);
     // A JSON answer is at hand: awaiting it anyway would cost a microtask turn.
-    const body = upstream.kind === 'buffered' ? upstream.body : await collectAnswer(upstream.body, maxBytes);
+    const body = upstream.kind === 'buffered' ? upstream.body : await collectAnswer(upstream.body, provider.client.maxBufferedBytes);
     const answer =
-      status < 300 ? translator.success(status, body, answerMeta(ctx), upstream, headers) : translator.error(status, scrub(body), upstream, headers);
+      status < 300
+        ? translator.success(status, body, answerMeta(ctx), upstream, headers)
+        : translator.error(status, provider.scrubCredential(body), upstream, headers);
     keepUsage(ctx, answer.usage);
     addWarnings(ctx, answer.warnings);
     ctx.res.writeHead(answer.status, headers);

@@ -9,7 +9,7 @@ import type { TranslationWarning } from '../../dialects/translators/warnings.js'
 import { GatewayError } from '../../dialects/errors/codes.js';
 import type { ReplayableRequest } from '../../policy/resilience/fallback.js';
 import type { Provider, Providers } from '../../providers/provider.js';
-import type { RequestContext } from '../context.js';
+import { parsedBody, type RequestContext } from '../context.js';
 import type { Stage } from '../compose.js';
 import type { Runtime } from '../runtime.js';
 
@@ -20,11 +20,11 @@ export function translateRequestStage(rt: Runtime, translator: Translator, optio
   return (ctx, next) => {
     const model = ctx.model;
     if (model === null) throw new Error('translateRequestStage: no model was resolved');
-    const client = clientRequestOf(ctx, ctx.json as Record<string, unknown>);
+    const client = clientRequestOf(ctx, parsedBody(ctx));
     const t = translator.request(client, model, false);
     if (!t.ok) throw refusal(t);
     applyTranslation(ctx, providers.of(model), t);
-    ctx.readdress = options.allowFallback ? readdressing(providers, translator, client, ctx.req.headers) : null;
+    ctx.readdress = options.allowFallback ? (to) => readdressed(providers, translator, client, ctx.req.headers, to) : null;
     return next(ctx);
   };
 }
@@ -38,16 +38,15 @@ export function strictRequested(ctx: RequestContext): boolean {
 }
 
 /** The request for a fallback model: the client's request translated again, for that model. */
-export function readdressing(
+export function readdressed(
   providers: Providers,
   translator: Translator,
   client: ClientRequest,
   incoming: IncomingHttpHeaders,
-): (model: CatalogModel) => ReplayableRequest | null {
-  return (model) => {
-    const t = translator.request(client, model, true);
-    return t.ok ? providerCall(providers.of(model), t, incoming) : null;
-  };
+  model: CatalogModel,
+): ReplayableRequest | null {
+  const t = translator.request(client, model, true);
+  return t.ok ? providerCall(providers.of(model), t, incoming) : null;
 }
 
 /** The 400 for a request the translation refused. */

@@ -1,6 +1,6 @@
 // The budget ledger contract: what each budget has spent in its current period, fleet-wide. A request
 // reserves its maximum cost in every budget that applies before it goes upstream, and settles with its
-// real cost afterwards (budget-stage.ts). The in-process ledger answers synchronously once a counter is
+// real cost afterwards (src/gateway/stages/budget.ts). The in-process ledger answers synchronously once a counter is
 // seeded; the Redis one with a promise, so callers accept either.
 import type { BudgetScope } from '../../observability/metrics.js';
 import type { Budget } from '../../keys/budget.js';
@@ -35,7 +35,7 @@ export interface BudgetLedger {
 export type SeedSpend = (charge: BudgetCharge) => Promise<number>;
 
 /**
- * The rule (the Redis script applies the same one, redis-budget-scripts.ts): the first hard budget that
+ * The rule (the Redis script applies the same one, redis/budget-scripts.ts): the first hard budget that
  * cannot take `cost` on top of what it has spent refuses; -1 when none does. A soft budget never refuses.
  * `limits[i]` is what charge i may reach (its amount, or this instance's share of what is left).
  */

@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ModelInfo } from '../../dialects/anthropic/wire.js';
 import type { UpstreamOptions } from '../../upstream/client.js';
 import { UpstreamClient } from '../../upstream/client.js';
+import { upstreamCredentialScrub } from '../../upstream/credential-scrub.js';
 import type { Provider } from '../provider.js';
 import { builtRequestHeaders, forwardedRequestHeaders } from './headers.js';
 import { fetchLiveModels } from './live-models.js';
@@ -15,7 +16,7 @@ export function createAnthropicProvider(baseUrl: string, credential: string | nu
     id: ANTHROPIC_PROVIDER_ID,
     dialect: 'anthropic',
     client,
-    credential,
+    scrubCredential: upstreamCredentialScrub(credential),
     forwardedHeaders: (incoming: IncomingHttpHeaders) => forwardedRequestHeaders(incoming, credential),
     builtHeaders: (incoming: IncomingHttpHeaders | null) => builtRequestHeaders(incoming, credential),
     listModels: (): Promise<ModelInfo[]> => fetchLiveModels(client, credential),

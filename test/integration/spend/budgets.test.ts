@@ -168,3 +168,20 @@ t.test('a stream the client cancels gives back what it did not use: settled at t
   const next = await call(`${h.url}/gateway/v1/messages`, { body, headers: bearer(key) });
   t.equal(next.headers['x-gateway-budget-remaining'], formatUsd(amount - cancelled - reserveOf(body, 16)));
 });
+
+t.test('count_tokens reserves nothing: it passes a budget too small for any generation, and leaves it as it was', async (t) => {
+  const h = await startHarness();
+  t.teardown(() => h.close());
+  const body = messagesBody(16);
+  // Less than one request's reservation: a messages call is refused at once.
+  const amount = Math.floor(reserveOf(body, 16) / 2);
+  const { key } = await h.createKey({ budget: monthly(amount) });
+  const refused = await call(`${h.url}/gateway/v1/messages`, { body, headers: bearer(key) });
+  t.equal(refused.status, 429, refused.text);
+  const counted = await call(`${h.url}/gateway/v1/messages/count_tokens`, {
+    body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }),
+    headers: bearer(key),
+  });
+  t.equal(counted.status, 200, counted.text);
+  t.equal(counted.headers['x-gateway-budget-remaining'], formatUsd(amount), 'nothing reserved, nothing spent');
+});

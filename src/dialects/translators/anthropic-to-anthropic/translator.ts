@@ -6,9 +6,8 @@ import { ANTHROPIC } from '../../anthropic/api.js';
 import { AnthropicStreamObserver, usageFromMessageBody } from '../../anthropic/stream-usage.js';
 import { messagesErrorEvent, STREAM_INTERRUPTED, streamFailureOf } from '../../errors/stream-frames.js';
 import type { ModelTraits } from '../../model-traits.js';
+import { NO_WARNINGS } from '../warnings.js';
 import type { AnswerHead, ClientAnswer, ClientRequest, RelayEnd, ProviderRequest, StreamTranslation, Translator } from '../translator.js';
-
-const NO_WARNINGS = Object.freeze([]) as unknown as [];
 
 /** `providerPath`: where the route's requests go (/v1/messages or /v1/messages/count_tokens). */
 export function anthropicPassThrough(providerPath: string): Translator {

@@ -8,7 +8,7 @@ import { streamFailureOf } from '../../errors/stream-frames.js';
 import type { ModelTraits } from '../../model-traits.js';
 import { Reframer } from '../../sse/reframer.js';
 import type { AnswerHead, AnswerMeta, ClientAnswer, ClientRequest, ProviderRequest, RelayEnd, StreamTranslation, Translator } from '../translator.js';
-import type { TranslationWarning } from '../warnings.js';
+import { NO_WARNINGS, type TranslationWarning } from '../warnings.js';
 import { stringifyCompletion } from './completion-json.js';
 import { translateUpstreamError } from './error.js';
 import { fastCompletion } from './fast-completion.js';
@@ -16,8 +16,6 @@ import { translateChatRequest } from './request.js';
 import { stringifyMessagesRequest } from './request-json.js';
 import { translateMessageToCompletion } from './response.js';
 import { ChatStreamTranslator } from './stream.js';
-
-const NO_WARNINGS = Object.freeze([]) as unknown as TranslationWarning[];
 
 export const openaiToAnthropic: Translator = {
   client: 'openai',
@@ -40,18 +38,17 @@ export const openaiToAnthropic: Translator = {
 };
 
 /** The Messages request for `model`; a fallback translates the client's request again, for its model. */
-export function chatRequest(client: ClientRequest, model: ModelTraits): ProviderRequest {
+function chatRequest(client: ClientRequest, model: ModelTraits): ProviderRequest {
   const t = translateChatRequest(client.json, model, { strict: client.strict });
-  if (!t.ok) return t;
-  return {
-    ok: true,
-    path: ANTHROPIC.messagesPath,
-    body: stringifyMessagesRequest(t.request),
-    forwarded: false,
-    warnings: t.warnings,
-    stream: t.stream,
-    includeUsage: t.includeUsage,
-  };
+  return t.ok ? messagesRequest(stringifyMessagesRequest(t.request), t) : t;
+}
+
+/** A translated Messages body as the provider request (inline, or serialised by a translation worker). */
+export function messagesRequest(
+  body: string | Buffer,
+  decisions: { warnings: readonly TranslationWarning[]; stream: boolean; includeUsage: boolean },
+): ProviderRequest & { ok: true } {
+  return { ok: true, path: ANTHROPIC.messagesPath, body, forwarded: false, warnings: decisions.warnings, stream: decisions.stream, includeUsage: decisions.includeUsage };
 }
 
 function completion(_status: number, body: Buffer, meta: AnswerMeta, _head: AnswerHead, headers: OutgoingHttpHeaders): ClientAnswer {
