@@ -1,6 +1,7 @@
 // The request-path authenticator: every key in memory, kept current by polling the store's change version.
 // A hit costs one SHA-256 and a map lookup; the store is touched only for ids not seen yet.
 import { withDeadline } from '../lib/deadline.js';
+import { SingleFlight } from '../lib/single-flight.js';
 import { TokenBucket } from '../lib/token-bucket.js';
 import { parseKey, secretMatches, type ParsedKey } from './key-format.js';
 import type { KeyChange, KeyStore, LastUseWriter } from './key-store.js';
@@ -104,7 +105,7 @@ export class KeyCache {
   private readonly negative: NegativeCache;
   /** Caps how often unknown ids may reach the store, so a flood of random keys costs memory only. */
   private readonly budget: TokenBucket;
-  private readonly lookups = new Map<string, Promise<LookupOutcome>>();
+  private readonly lookups = new SingleFlight<LookupOutcome>();
   private readonly lastUsed: LastUsedBuffer;
   private readonly now: () => number;
   private readonly refreshMs: number;
@@ -167,15 +168,15 @@ export class KeyCache {
    */
   lookupMiss(publicId: string): Promise<LookupOutcome> {
     if (this.entries.has(publicId) || this.negative.has(publicId)) return ANSWERED;
-    const running = this.lookups.get(publicId);
+    const running = this.lookups.running(publicId);
     if (running) return running;
     if (!this.budget.takeOne(this.now())) {
       this.stats.lookupsRefused++;
       return ANSWERED;
     }
     this.stats.storeLookups++;
-    const lookup = withDeadline(this.store.findByPublicId(publicId), this.storeTimeoutMs, 'key lookup')
-      .then(
+    return this.lookups.run(publicId, () =>
+      withDeadline(this.store.findByPublicId(publicId), this.storeTimeoutMs, 'key lookup').then(
         (change): LookupOutcome => {
           if (change) this.apply(change);
           else this.negative.add(publicId);
@@ -185,10 +186,8 @@ export class KeyCache {
           this.report(err, 'lookup');
           return 'failed';
         },
-      )
-      .finally(() => this.lookups.delete(publicId));
-    this.lookups.set(publicId, lookup);
-    return lookup;
+      ),
+    );
   }
 
   /** Reads the changes since the last refresh; concurrent calls share one read. */
@@ -206,7 +205,7 @@ export class KeyCache {
   async close(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
-    await Promise.allSettled([this.refreshing, ...this.lookups.values()]);
+    await Promise.allSettled([this.refreshing, ...this.lookups.inFlight()]);
     await this.flushLastUsed();
   }
 

@@ -2,6 +2,7 @@
 // time the period is used here (so a restart does not reset spend), then counted here. Used alone by a
 // gateway without Redis, and by a Redis gateway while Redis is not answering, with this instance's share
 // of what was left (share > 1: the limit divided by the live instances it last knew of).
+import { SingleFlight } from '../../lib/single-flight.js';
 import { KEEP_AFTER_PERIOD_MS } from './budget-period.js';
 import { counterName, firstRefusal, type BudgetCharge, type BudgetDecision, type BudgetHold, type BudgetLedger, type SeedSpend } from './budget-ledger.js';
 
@@ -31,7 +32,7 @@ const SWEEP_EVERY = 1024;
 
 export class MemoryBudgetLedger implements BudgetLedger {
   private readonly counters = new Map<string, Counter>();
-  private readonly seeding = new Map<string, Promise<void>>();
+  private readonly seeding = new SingleFlight<void>();
   private reservations = 0;
   private readonly share: () => number;
   private readonly now: () => number;
@@ -86,17 +87,11 @@ export class MemoryBudgetLedger implements BudgetLedger {
 
   private seeded(charge: BudgetCharge, name: string): Promise<void> {
     if (this.counters.has(name)) return Promise.resolve();
-    let pending = this.seeding.get(name);
-    if (pending === undefined) {
-      // One store read per counter however many requests wait for it; a failed read is tried again next time.
-      pending = this.seed(charge)
-        .then((spent) => {
-          if (!this.counters.has(name)) this.create(name, charge, spent);
-        })
-        .finally(() => this.seeding.delete(name));
-      this.seeding.set(name, pending);
-    }
-    return pending;
+    // One store read per counter however many requests wait for it; a failed read is tried again next time.
+    return this.seeding.run(name, async () => {
+      const spent = await this.seed(charge);
+      if (!this.counters.has(name)) this.create(name, charge, spent);
+    });
   }
 
   private create(name: string, charge: BudgetCharge, spent: number): Counter {

@@ -1,6 +1,7 @@
 // The fleet-wide budget ledger: the counters live in Redis, keyed by budget and period
 // ({customer}:budget:...:m2026-11) and expiring a day after the period ends; a counter missing in Redis
 // (first use in a period, a flush) is seeded from the usage store's rollup by the same atomic script.
+import { SingleFlight } from '../../../lib/single-flight.js';
 import { assertPrefix } from '../../ratelimit/redis/keys.js';
 import type { ScriptRunner } from '../../ratelimit/redis/redis-limiter.js';
 import { KEEP_AFTER_PERIOD_MS } from '../budget-period.js';
@@ -21,7 +22,7 @@ export function budgetCounterKey(prefix: string, charge: BudgetCharge): string {
 
 export class RedisBudgetLedger implements BudgetLedger {
   /** Store reads under way, by counter: requests arriving together at a period's start share one. */
-  private readonly seeding = new Map<string, Promise<number>>();
+  private readonly seeding = new SingleFlight<number>();
 
   constructor(
     private readonly redis: ScriptRunner,
@@ -35,7 +36,7 @@ export class RedisBudgetLedger implements BudgetLedger {
     const keys = charges.map((c) => budgetCounterKey(this.prefix, c));
     let reply = await this.run(keys, charges, nanoUsd, null);
     if (reply[0] === 'seed') {
-      const seeds = await Promise.all(charges.map((c, i) => this.seedOnce(keys[i], c)));
+      const seeds = await Promise.all(charges.map((c, i) => this.seeding.run(keys[i], () => this.seed(c))));
       reply = await this.run(keys, charges, nanoUsd, seeds);
     }
     const spentBefore = reply.slice(2).map(Number);
@@ -48,15 +49,6 @@ export class RedisBudgetLedger implements BudgetLedger {
     const delta = nanoUsd - hold.reserved;
     if (delta === 0) return;
     await this.redis.evalScript(BUDGET_SETTLE_SCRIPT, [...hold.keys], [String(delta)]);
-  }
-
-  private seedOnce(key: string, charge: BudgetCharge): Promise<number> {
-    let pending = this.seeding.get(key);
-    if (pending === undefined) {
-      pending = this.seed(charge).finally(() => this.seeding.delete(key));
-      this.seeding.set(key, pending);
-    }
-    return pending;
   }
 
   private async run(keys: string[], charges: readonly BudgetCharge[], cost: number, seeds: number[] | null): Promise<string[]> {
