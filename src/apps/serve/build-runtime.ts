@@ -1,5 +1,5 @@
 // The composition root: every long-lived service of one gateway process (logger, stores, key cache,
-// usage writer, upstream pool, catalogue, metrics, circuit breakers, resilient caller, rate limiter,
+// usage writer, providers, catalogue, metrics, circuit breakers, resilient caller, rate limiter,
 // failed-authentication throttle, translation pool) is built here from the configuration, once, and
 // handed to what uses it through the Runtime. Also tears them down in the right order (stop taking
 // work → flush usage → close the database).
