@@ -115,6 +115,8 @@ export class KeyCache {
   private readonly storeTimeoutMs: number;
   private version = 0;
   private refreshing: Promise<void> | null = null;
+  /** The read that follows the one under way, for callers that came during it. */
+  private followUp: Promise<void> | null = null;
   private timers: NodeJS.Timeout[] = [];
 
   constructor(
@@ -190,12 +192,24 @@ export class KeyCache {
     );
   }
 
-  /** Reads the changes since the last refresh; concurrent calls share one read. */
+  /**
+   * Reads the changes since the last refresh. A call while a read is under way gets one more read after
+   * it: the read under way may have begun before the change the caller heard of (another instance's
+   * notification), and sharing it would leave a revoked key valid here until the next poll. Callers
+   * during that wait share the one follow-up.
+   */
   refresh(): Promise<void> {
-    this.refreshing ??= this.readChanges().finally(() => {
-      this.refreshing = null;
+    if (this.refreshing === null) {
+      this.refreshing = this.readChanges().finally(() => {
+        this.refreshing = null;
+      });
+      return this.refreshing;
+    }
+    this.followUp ??= this.refreshing.then(noop, noop).then(() => {
+      this.followUp = null;
+      return this.refresh();
     });
-    return this.refreshing;
+    return this.followUp;
   }
 
   get size(): number {
@@ -205,7 +219,7 @@ export class KeyCache {
   async close(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
-    await Promise.allSettled([this.refreshing, ...this.lookups.inFlight()]);
+    await Promise.allSettled([this.refreshing, this.followUp, ...this.lookups.inFlight()]);
     await this.flushLastUsed();
   }
 
@@ -273,3 +287,5 @@ export class KeyCache {
     }
   }
 }
+
+function noop(): void {}

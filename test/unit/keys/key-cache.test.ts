@@ -110,6 +110,51 @@ t.test('revocation through another connection is refused after the next refresh'
   t.same(cache.authenticate(key), { ok: false, reason: 'revoked' });
 });
 
+t.test('a refresh asked for during a read gets a read of its own after it (a notification must not join an older read)', async (t) => {
+  const { store: real } = openStore(t);
+  const { key, record } = await real.createKey({ customerName: 'a' });
+  // The store's reads are held until released, so one can be under way when the change lands.
+  const gates: Array<() => void> = [];
+  let reads = 0;
+  const store = new Proxy(real, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (prop !== 'changesSince' || typeof value !== 'function') return value;
+      // The rows are read first, then held: a read sees the store as it was when it began.
+      return async (...args: unknown[]) => {
+        reads++;
+        const rows = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        await new Promise<void>((release) => gates.push(release));
+        return rows;
+      };
+    },
+  });
+  const cache = new KeyCache(store, { refreshMs: 3600_000 });
+  const started = cache.start();
+  await waitFor(() => gates.length === 1, 2000, 1);
+  gates.shift()!();
+  await started;
+  t.teardown(() => cache.close());
+  t.ok(cache.authenticate(key).ok);
+
+  // A poll's read begins; the revocation commits while it waits; then the notification asks for a refresh.
+  const poll = cache.refresh();
+  await waitFor(() => gates.length === 1, 2000, 1);
+  t.equal(await real.revokeKey(record.id), true);
+  const notified = cache.refresh();
+  const alsoNotified = cache.refresh();
+  t.equal(notified, alsoNotified, 'callers during one read share one follow-up');
+  // The read under way began before the revocation: it cannot bring it.
+  gates.shift()!();
+  await poll;
+  t.ok(cache.authenticate(key).ok, 'the older read did not see the revocation');
+  await waitFor(() => gates.length === 1, 2000, 1);
+  t.equal(reads, 3, 'the start, the poll, and one follow-up read');
+  gates.shift()!();
+  await notified;
+  t.same(cache.authenticate(key), { ok: false, reason: 'revoked' }, 'refused once the notified refresh is done');
+});
+
 t.test('expiry is checked against the clock on every request', async (t) => {
   const { store } = openStore(t);
   const expiresAt = Date.now() + 3600_000;
