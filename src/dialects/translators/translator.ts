@@ -36,9 +36,9 @@ export type ProviderRequest =
     }
   | { ok: false; message: string; param: string | null };
 
-/** What an answer's translation needs to know about the request. */
-export interface AnswerMeta {
-  /** The model name the client's answer carries. */
+/** What translating the provider's answer needs to know about the request. */
+export interface ResponseMeta {
+  /** The model name the client's response carries. */
   model: string;
   /** Chat: the client asked for the final usage chunk. */
   includeUsage: boolean;
@@ -49,8 +49,8 @@ export interface AnswerHead {
   header(lowerName: string): string | string[] | undefined;
 }
 
-/** A whole answer for the client: status and body; `headers` were set on the response's own headers. */
-export interface ClientAnswer {
+/** A whole response for the client: status and body (its headers are set on the context's). */
+export interface ClientResponse {
   status: number;
   body: Buffer | string;
   usage: TokenUsage | null;
@@ -71,7 +71,7 @@ export interface StreamTranslation {
    * incomplete stream ('' for nothing; not written when the client left). Called once, before usage is read.
    */
   close(end: RelayEnd, failure: unknown): string;
-  /** The client received a complete answer. */
+  /** The client received a complete response. */
   readonly complete: boolean;
   readonly firstTokenSeen: boolean;
   readonly usage: TokenUsage | null;
@@ -86,9 +86,9 @@ export interface Translator {
   /** Whether a streamed provider answer goes to the client as a stream (otherwise it is read whole). */
   streams(status: number, clientAskedStream: boolean): boolean;
   /** Sets the stream's response headers and starts its translation. */
-  stream(meta: AnswerMeta, head: AnswerHead, headers: OutgoingHttpHeaders): StreamTranslation;
-  /** A whole success (status < 300); sets the answer's headers. */
-  success(status: number, body: Buffer, meta: AnswerMeta, head: AnswerHead, headers: OutgoingHttpHeaders): ClientAnswer;
+  stream(meta: ResponseMeta, head: AnswerHead, headers: OutgoingHttpHeaders): StreamTranslation;
+  /** A whole success (status < 300); sets the response's headers. */
+  success(status: number, body: Buffer, meta: ResponseMeta, head: AnswerHead, headers: OutgoingHttpHeaders): ClientResponse;
   /** A provider error (status >= 300), its body already scrubbed of the gateway's credential; sets the headers. */
-  error(status: number, body: Buffer, head: AnswerHead, headers: OutgoingHttpHeaders): ClientAnswer;
+  error(status: number, body: Buffer, head: AnswerHead, headers: OutgoingHttpHeaders): ClientResponse;
 }

@@ -19,7 +19,7 @@ export function respondStage(rt: Runtime, translator: Translator): Stage {
     const { headers } = ctx;
     const status = upstream.statusCode;
     if (upstream.kind === 'stream' && status < 300 && translator.streams(status, ctx.stream)) {
-      const translation = translator.stream(answerMeta(ctx), upstream, headers);
+      const translation = translator.stream(responseMeta(ctx), upstream, headers);
       const body = upstream.body;
       metrics.streamOpened(ctx.route.surface);
       try {
@@ -35,7 +35,7 @@ export function respondStage(rt: Runtime, translator: Translator): Stage {
     const body = upstream.kind === 'buffered' ? upstream.body : await collectAnswer(upstream.body, provider.client.maxBufferedBytes);
     const answer =
       status < 300
-        ? translator.success(status, body, answerMeta(ctx), upstream, headers)
+        ? translator.success(status, body, responseMeta(ctx), upstream, headers)
         : translator.error(status, provider.scrubCredential(body), upstream, headers);
     keepUsage(ctx, answer.usage);
     addWarnings(ctx, answer.warnings);
@@ -45,7 +45,7 @@ export function respondStage(rt: Runtime, translator: Translator): Stage {
 }
 
 /** The model name an answer carries: the fallback that served it, else the name the client used. */
-function answerMeta(ctx: RequestContext): { model: string; includeUsage: boolean } {
+function responseMeta(ctx: RequestContext): { model: string; includeUsage: boolean } {
   return { model: ctx.servedModel?.id ?? ctx.requestedModel ?? ctx.model?.id ?? '', includeUsage: ctx.includeUsage };
 }
 

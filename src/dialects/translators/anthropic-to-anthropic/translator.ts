@@ -7,7 +7,7 @@ import { AnthropicStreamObserver, usageFromMessageBody } from '../../anthropic/s
 import { messagesErrorEvent, STREAM_INTERRUPTED, streamFailureOf } from '../../errors/stream-frames.js';
 import type { ModelTraits } from '../../model-traits.js';
 import { NO_WARNINGS } from '../warnings.js';
-import type { AnswerHead, ClientAnswer, ClientRequest, RelayEnd, ProviderRequest, StreamTranslation, Translator } from '../translator.js';
+import type { AnswerHead, ClientResponse, ClientRequest, RelayEnd, ProviderRequest, StreamTranslation, Translator } from '../translator.js';
 
 /** `providerPath`: where the route's requests go (/v1/messages or /v1/messages/count_tokens). */
 export function anthropicPassThrough(providerPath: string): Translator {
@@ -22,8 +22,8 @@ export function anthropicPassThrough(providerPath: string): Translator {
       headers['cache-control'] = 'no-cache';
       return new PassThroughStream();
     },
-    success: (status, body, _meta, head, headers) => wholeAnswer(status, body, usageFromMessageBody(body), head, headers),
-    error: (status, body, head, headers) => wholeAnswer(status, body, null, head, headers),
+    success: (status, body, _meta, head, headers) => wholeResponse(status, body, usageFromMessageBody(body), head, headers),
+    error: (status, body, head, headers) => wholeResponse(status, body, null, head, headers),
   };
 }
 
@@ -41,7 +41,7 @@ function readdressed(json: Record<string, unknown>, model: ModelTraits): string 
   return JSON.stringify(fields);
 }
 
-function wholeAnswer(status: number, body: Buffer, usage: ClientAnswer['usage'], head: AnswerHead, headers: OutgoingHttpHeaders): ClientAnswer {
+function wholeResponse(status: number, body: Buffer, usage: ClientResponse['usage'], head: AnswerHead, headers: OutgoingHttpHeaders): ClientResponse {
   passBackHeaders(head, headers);
   headers['content-length'] = body.length;
   return { status, body, usage, warnings: NO_WARNINGS };
@@ -89,7 +89,7 @@ class PassThroughStream implements StreamTranslation {
     return this.observer.firstTokenSeen;
   }
 
-  get usage(): ClientAnswer['usage'] {
+  get usage(): ClientResponse['usage'] {
     return this.observer.usage;
   }
 }

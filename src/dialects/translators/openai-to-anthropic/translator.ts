@@ -7,7 +7,7 @@ import { ANTHROPIC } from '../../anthropic/api.js';
 import { streamFailureOf } from '../../errors/stream-frames.js';
 import type { ModelTraits } from '../../model-traits.js';
 import { Reframer } from '../../sse/reframer.js';
-import type { AnswerHead, AnswerMeta, ClientAnswer, ClientRequest, ProviderRequest, RelayEnd, StreamTranslation, Translator } from '../translator.js';
+import type { AnswerHead, ResponseMeta, ClientResponse, ClientRequest, ProviderRequest, RelayEnd, StreamTranslation, Translator } from '../translator.js';
 import { NO_WARNINGS, type TranslationWarning } from '../warnings.js';
 import { stringifyCompletion } from './completion-json.js';
 import { translateUpstreamError } from './error.js';
@@ -33,7 +33,7 @@ export const openaiToAnthropic: Translator = {
     // The provider's advice on when to retry; a success carries none (its headers are not read).
     const retryAfter = head.header('retry-after');
     if (retryAfter !== undefined) headers['retry-after'] = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
-    return jsonAnswer(translated.status, JSON.stringify(translated.body), headers, null, NO_WARNINGS);
+    return jsonResponse(translated.status, JSON.stringify(translated.body), headers, null, NO_WARNINGS);
   },
 };
 
@@ -51,16 +51,16 @@ export function messagesRequest(
   return { ok: true, path: ANTHROPIC.messagesPath, body, forwarded: false, warnings: decisions.warnings, stream: decisions.stream, includeUsage: decisions.includeUsage };
 }
 
-function completion(_status: number, body: Buffer, meta: AnswerMeta, _head: AnswerHead, headers: OutgoingHttpHeaders): ClientAnswer {
+function completion(_status: number, body: Buffer, meta: ResponseMeta, _head: AnswerHead, headers: OutgoingHttpHeaders): ClientResponse {
   const answer = body.toString('utf8');
   const created = Math.floor(Date.now() / 1000);
   const fast = fastCompletion(answer, created, meta.model);
-  if (fast !== null) return jsonAnswer(200, fast.body, headers, fast.usage, NO_WARNINGS);
+  if (fast !== null) return jsonResponse(200, fast.body, headers, fast.usage, NO_WARNINGS);
   const { completion, warnings, usage } = translateMessageToCompletion(JSON.parse(answer) as Message, { created, model: meta.model });
-  return jsonAnswer(200, stringifyCompletion(completion), headers, usage, warnings);
+  return jsonResponse(200, stringifyCompletion(completion), headers, usage, warnings);
 }
 
-function jsonAnswer(status: number, text: string, headers: OutgoingHttpHeaders, usage: ClientAnswer['usage'], warnings: readonly TranslationWarning[]): ClientAnswer {
+function jsonResponse(status: number, text: string, headers: OutgoingHttpHeaders, usage: ClientResponse['usage'], warnings: readonly TranslationWarning[]): ClientResponse {
   headers['content-type'] = 'application/json';
   headers['content-length'] = Buffer.byteLength(text);
   return { status, body: text, usage, warnings };
@@ -70,7 +70,7 @@ class ChunkStream implements StreamTranslation {
   private readonly translator: ChatStreamTranslator;
   private readonly reframer: Reframer;
 
-  constructor(meta: AnswerMeta) {
+  constructor(meta: ResponseMeta) {
     this.translator = new ChatStreamTranslator({ created: Math.floor(Date.now() / 1000), model: meta.model, includeUsage: meta.includeUsage });
     this.reframer = new Reframer(this.translator);
   }
@@ -98,7 +98,7 @@ class ChunkStream implements StreamTranslation {
     return this.translator.firstTokenSeen;
   }
 
-  get usage(): ClientAnswer['usage'] {
+  get usage(): ClientResponse['usage'] {
     return this.translator.usage;
   }
 
