@@ -73,14 +73,37 @@ local function decode(cap, level, at)
   return { cap = c, level = tonumber(level), at = tonumber(at), perMs = c / WINDOW_MS }
 end
 
+-- stored: which buckets the hash holds now, so saving deletes only fields that are there.
 local function loadEntry(key)
   local v = redis.call('HMGET', key, 'rc', 'rl', 'ru', 'tc', 'tl', 'tu')
-  return { requests = decode(v[1], v[2], v[3]), tokens = decode(v[4], v[5], v[6]) }
+  local requests, tokens = decode(v[1], v[2], v[3]), decode(v[4], v[5], v[6])
+  return { requests = requests, tokens = tokens, stored = { r = requests ~= nil, t = tokens ~= nil } }
+end
+
+-- A script reads each entry from Redis once and writes back the ones it changed once, at its end
+-- (saveChanged): the settles an acquire carries and the acquire itself work on the same tables, which
+-- is the same as writing and reading them again in between (levels survive the string round trip).
+local loaded, loadOrder = {}, {}
+
+local function entryOf(key)
+  local e = loaded[key]
+  if e == nil then
+    e = loadEntry(key)
+    e.changed = false
+    loaded[key] = e
+    table.insert(loadOrder, key)
+  end
+  return e
+end
+
+-- An entry is in Redis exactly when it holds a bucket (saving one without any deletes the hash).
+local function exists(e)
+  return e.requests ~= nil or e.tokens ~= nil
 end
 
 -- The entry, created or brought in step with the limits of this request (keys can be edited).
 local function entryFor(key, rpm, tpm, now)
-  local e = loadEntry(key)
+  local e = entryOf(key)
   e.requests = fit(e.requests, rpm, now)
   e.tokens = fit(e.tokens, tpm, now)
   return e
@@ -98,7 +121,9 @@ local function saveEntry(key, e)
   local gone = {}
   local function put(prefix, b)
     if b == nil then
-      table.insert(gone, prefix .. 'c'); table.insert(gone, prefix .. 'l'); table.insert(gone, prefix .. 'u')
+      if e.stored[prefix] then
+        table.insert(gone, prefix .. 'c'); table.insert(gone, prefix .. 'l'); table.insert(gone, prefix .. 'u')
+      end
     else
       table.insert(fields, prefix .. 'c'); table.insert(fields, fmt(b.cap))
       table.insert(fields, prefix .. 'l'); table.insert(fields, fmt(b.level))
@@ -112,6 +137,13 @@ local function saveEntry(key, e)
     redis.call('HSET', key, unpack(fields))
     local ttl = math.max(msUntilFullFrom(e.requests), msUntilFullFrom(e.tokens))
     redis.call('PEXPIRE', key, math.ceil(ttl) + WINDOW_MS)
+  end
+end
+
+local function saveChanged()
+  for _, key in ipairs(loadOrder) do
+    local e = loaded[key]
+    if e.changed then saveEntry(key, e) end
   end
 end
 `;

@@ -1,10 +1,21 @@
 // The shared rate limiter: the same token buckets as MemoryRateLimiter, kept in Redis and updated
-// by one atomic script per acquire and per settle, on the Redis server's clock.
+// by atomic scripts on the Redis server's clock: one per acquire, which also applies the settles of
+// its key made since the last one; the settles no acquire came for within SETTLE_DELAY_MS go alone.
 import type { LimitDecision, LimitRequest, LimitScope, LimitStatus, LimitWindow, RateLimiter, Reservation } from '../limiter.js';
 import type { RateLimits } from '../../../keys/rate-limits.js';
 import type { ReservationData } from '../memory-limiter.js';
 import { customerEntry, keyEntry, assertPrefix } from './keys.js';
 import { ACQUIRE_SCRIPT, SETTLE_SCRIPT, type LuaScript } from './scripts.js';
+import { PendingSettles, type SettleBatch } from './pending-settles.js';
+
+/**
+ * How long a settle waits for the next acquire of its key before it goes alone: what another
+ * instance may not see yet of this one's token use (a request's token is taken at its acquire, so
+ * requests per minute are never late).
+ */
+export const SETTLE_DELAY_MS = 20;
+/** Settles of one key that go at once however soon (a script's arguments stay few). */
+const MAX_SETTLES_PER_SCRIPT = 32;
 
 /** What the limiter needs from a connection (GuardedRedis in production). */
 export interface ScriptRunner {
@@ -16,6 +27,8 @@ export interface RedisRateLimiterOptions {
   prefix: string;
   /** Tests only: pins the bucket clock (milliseconds) instead of the server's TIME. */
   now?: () => number;
+  /** Tests only: how long settles wait (SETTLE_DELAY_MS); Infinity leaves them to flushSettles(). */
+  settleDelayMs?: number;
 }
 
 /** The same plain data as an in-process reservation, marked as Redis's own (FallbackLimiter routes by it). */
@@ -29,6 +42,9 @@ type AcquireReply = [string, string, string, string, string, string, string, str
 export class RedisRateLimiter implements RateLimiter {
   private readonly prefix: string;
   private readonly now: (() => number) | undefined;
+  private readonly pending: PendingSettles;
+  /** Settles sent alone and not answered yet (flushSettles waits for them). */
+  private readonly sending = new Set<Promise<unknown>>();
 
   constructor(
     private readonly redis: ScriptRunner,
@@ -37,13 +53,25 @@ export class RedisRateLimiter implements RateLimiter {
     assertPrefix(options.prefix);
     this.prefix = options.prefix;
     this.now = options.now;
+    this.pending = new PendingSettles({
+      delayMs: options.settleDelayMs ?? SETTLE_DELAY_MS,
+      maxPerKey: MAX_SETTLES_PER_SCRIPT,
+      send: (batch) => this.sendSettles(batch),
+    });
   }
 
   async acquire(r: LimitRequest): Promise<LimitDecision> {
-    const reply = (await this.redis.evalScript(ACQUIRE_SCRIPT, this.entries(r.customerId, r.keyId), [
+    const entries = this.entries(r.customerId, r.keyId);
+    const [keyRpm, keyTpm, customerRpm, customerTpm] = limitArgs(r.keyLimits, r.customerLimits);
+    // The settles carried are lost with the call if it fails, as one sent alone would be.
+    const reply = (await this.redis.evalScript(ACQUIRE_SCRIPT, entries, [
       this.pinnedNow(),
       String(r.tokens),
-      ...limitArgs(r.keyLimits, r.customerLimits),
+      keyRpm,
+      keyTpm,
+      customerRpm,
+      customerTpm,
+      ...this.pending.take(entries[0]),
     ])) as AcquireReply;
     const status: LimitStatus = { requests: windowFrom(reply, 5), tokens: windowFrom(reply, 8) };
     if (reply[0] !== '1') return { allowed: false, scope: reply[1] as LimitScope, retryAfterMs: num(reply[2]), status };
@@ -58,14 +86,14 @@ export class RedisRateLimiter implements RateLimiter {
     return { allowed: true, reservation, status };
   }
 
-  async settle(reservation: Reservation, usedTokens: number): Promise<void> {
+  /** Queues the settle for the next acquire of its key, or for the delay's end (nothing is awaited). */
+  settle(reservation: Reservation, usedTokens: number): void {
     if (!(reservation instanceof RedisReservation)) throw new TypeError('settle: not a reservation of this limiter');
     const r = reservation.data;
     // Only token buckets are settled (a request's requests token is spent for good): without a tpm
-    // limit on the key or its customer the script would change nothing, so the round trip is skipped.
+    // limit on the key or its customer the script would change nothing, so nothing is queued.
     if ((r.keyLimits.tpm ?? null) === null && (r.customerLimits?.tpm ?? null) === null) return;
-    await this.redis.evalScript(SETTLE_SCRIPT, this.entries(r.customerId, r.keyId), [
-      this.pinnedNow(),
+    this.pending.add(this.entries(r.customerId, r.keyId), [
       String(usedTokens),
       String(r.keyTokens),
       String(r.customerTokens),
@@ -73,7 +101,22 @@ export class RedisRateLimiter implements RateLimiter {
     ]);
   }
 
-  private entries(customerId: string, keyId: string): string[] {
+  /** Sends every queued settle now and waits for them (a graceful stop; tests). */
+  async flushSettles(): Promise<void> {
+    this.pending.flush();
+    await Promise.all([...this.sending]);
+  }
+
+  private sendSettles(batch: SettleBatch): void {
+    // A settle lost with Redis only leaves the reservation as it was: the bucket refills anyway.
+    const sent = this.redis
+      .evalScript(SETTLE_SCRIPT, [...batch.entries], [this.pinnedNow(), ...batch.args])
+      .catch(() => {})
+      .finally(() => this.sending.delete(sent));
+    this.sending.add(sent);
+  }
+
+  private entries(customerId: string, keyId: string): [string, string] {
     return [keyEntry(this.prefix, customerId, keyId), customerEntry(this.prefix, customerId)];
   }
 

@@ -1,8 +1,10 @@
-// The server-side scripts: each acquire and each settle is one atomic script, one round trip.
+// The server-side scripts: each acquire is one atomic script, one round trip, and carries the settles
+// that waited for it (pending-settles.ts); settles no acquire picked up go as one script per key.
 // KEYS[1] is the key's entry and KEYS[2] its customer's; both carry the customer's hash tag so
 // they live in one slot (required by Redis Cluster for a multi-key script).
 import { createHash } from 'node:crypto';
 import { BUCKET_LUA } from './bucket-lua.js';
+import { SETTLE_ARGS } from './pending-settles.js';
 
 export interface LuaScript {
   readonly source: string;
@@ -14,12 +16,46 @@ export function luaScript(source: string): LuaScript {
 }
 
 /**
- * ARGV: pinnedNow ('' = server TIME), tokens, keyRpm, keyTpm, customerRpm, customerTpm ('' = none).
+ * Settles as both scripts take them, from ARGV[from]: their count, then SETTLE_ARGS values each
+ * (used, keyTokens, customerTokens, keyRpm, keyTpm, customerRpm, customerTpm; the limits the
+ * reservation was made under). Each one on its own, as MemoryRateLimiter.settle does it.
+ */
+const SETTLES_LUA = `
+local function adjust(entryKey, delta, rpm, tpm, now)
+  if tpm == nil or delta == 0 then return end
+  -- A missing entry is full: giving tokens back changes nothing, a debt needs an entry. An
+  -- existing entry is used as it is (not resized): the limits may have been edited since.
+  local e = entryOf(entryKey)
+  if not exists(e) then
+    if delta < 0 then return end
+    entryFor(entryKey, rpm, tpm, now)
+  end
+  if e.tokens == nil then return end
+  take(e.tokens, delta, now)
+  e.changed = true
+end
+
+local function applySettles(from, now)
+  local count = tonumber(ARGV[from])
+  for i = 0, count - 1 do
+    local at = from + 1 + i * ${SETTLE_ARGS}
+    local used = tonumber(ARGV[at])
+    adjust(KEYS[1], used - tonumber(ARGV[at + 1]), limitOf(ARGV[at + 3]), limitOf(ARGV[at + 4]), now)
+    adjust(KEYS[2], used - tonumber(ARGV[at + 2]), limitOf(ARGV[at + 5]), limitOf(ARGV[at + 6]), now)
+  end
+end
+`;
+
+/**
+ * ARGV: pinnedNow ('' = server TIME), tokens, keyRpm, keyTpm, customerRpm, customerTpm ('' = none),
+ * then the settles of this key and customer that waited for it (SETTLES_LUA; '0' when none), applied
+ * first, as if each had been sent alone just before.
  * Returns [allowed '1'|'0', scope, retryAfterMs, keyTokens, customerTokens,
  *          reqLimit, reqRemaining, reqResetMs, tokLimit, tokRemaining, tokResetMs] ('' = no window).
  */
-export const ACQUIRE_SCRIPT = luaScript(`${BUCKET_LUA}
+export const ACQUIRE_SCRIPT = luaScript(`${BUCKET_LUA}${SETTLES_LUA}
 local now = clock(ARGV[1])
+applySettles(7, now)
 local tokens = tonumber(ARGV[2])
 local keyRpm, keyTpm = limitOf(ARGV[3]), limitOf(ARGV[4])
 local custRpm, custTpm = limitOf(ARGV[5]), limitOf(ARGV[6])
@@ -94,40 +130,19 @@ else
   out = status({ '1', '', '0', fmt(keyTokens), fmt(customerTokens) })
 end
 -- A refused request still keeps its entries (created full, or resized), as the in-process limiter does.
-if key ~= nil then saveEntry(KEYS[1], key) end
-if customer ~= nil then saveEntry(KEYS[2], customer) end
+if key ~= nil then key.changed = true end
+if customer ~= nil then customer.changed = true end
+saveChanged()
 return out
 `);
 
 /**
- * ARGV: pinnedNow, usedTokens, keyTokens, customerTokens, keyRpm, keyTpm, customerRpm, customerTpm.
- * Gives back what was reserved and not used, or records a debt when more was used.
+ * ARGV: pinnedNow, then the settles of one key and customer (see SETTLES_LUA). Gives back what each
+ * reservation did not use, or records a debt where more was used, in the order they were made.
  */
-export const SETTLE_SCRIPT = luaScript(`${BUCKET_LUA}
-local now = clock(ARGV[1])
-local used = tonumber(ARGV[2])
-
-local function adjust(entryKey, reserved, rpm, tpm)
-  if tpm == nil then return end
-  local delta = used - reserved
-  if delta == 0 then return end
-  -- A missing entry is full: giving tokens back changes nothing, a debt needs an entry. An
-  -- existing entry is used as it is (not resized): the limits may have been edited since.
-  local e
-  if redis.call('EXISTS', entryKey) == 1 then
-    e = loadEntry(entryKey)
-  elseif delta < 0 then
-    return
-  else
-    e = entryFor(entryKey, rpm, tpm, now)
-  end
-  if e.tokens == nil then return end
-  take(e.tokens, delta, now)
-  saveEntry(entryKey, e)
-end
-
-adjust(KEYS[1], tonumber(ARGV[3]), limitOf(ARGV[5]), limitOf(ARGV[6]))
-adjust(KEYS[2], tonumber(ARGV[4]), limitOf(ARGV[7]), limitOf(ARGV[8]))
+export const SETTLE_SCRIPT = luaScript(`${BUCKET_LUA}${SETTLES_LUA}
+applySettles(2, clock(ARGV[1]))
+saveChanged()
 return 1
 `);
 

@@ -32,7 +32,8 @@ export async function startSharedLimiter(url: string, prefix: string, metrics: G
   metrics.sharedStoreUp('redis', redis.up);
   const registry = new InstanceRegistry(redis, { prefix });
   await registry.start();
-  const limiter = new FallbackLimiter(new RedisRateLimiter(redis, { prefix }), redis, registry, {
+  const shared = new RedisRateLimiter(redis, { prefix });
+  const limiter = new FallbackLimiter(shared, redis, registry, {
     onFallbackDecision: () => metrics.rateLimitFallback(),
     log: (event, detail) => {
       if (event === 'fallback') logger.warn(detail, 'Redis unreachable: rate limits fall back to this instance\'s share');
@@ -44,7 +45,9 @@ export async function startSharedLimiter(url: string, prefix: string, metrics: G
     store: { redis, prefix },
     instances: registry,
     async close() {
-      // Leave the instance set first, so the others' shares grow at once.
+      // The last settles first: they would otherwise wait for acquires that will not come.
+      await shared.flushSettles();
+      // Then leave the instance set, so the others' shares grow at once.
       await registry.stop();
       await redis.close();
     },

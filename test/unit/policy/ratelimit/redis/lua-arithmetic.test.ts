@@ -1,6 +1,8 @@
 // The Lua token buckets against MemoryRateLimiter: the same random sequences of acquires, settles,
 // limit edits and clock steps, run on both with the same clock (the scripts accept a pinned "now"
 // for exactly this), must give identical decisions, waits, reservations and header windows.
+// The Redis limiter's settles wait for the next acquire of their key (which applies them first) or
+// for a flush; the in-process side applies each one at that same moment, in the same order.
 import { createHash } from 'node:crypto';
 import t from 'tap';
 import fc from 'fast-check';
@@ -25,6 +27,7 @@ type Op =
   | { op: 'acquire'; key: number; tokens: number }
   | { op: 'settle'; pick: number; used: number }
   | { op: 'advance'; ms: number }
+  | { op: 'flush' }
   | { op: 'editKey'; key: number; limits: RateLimits }
   | { op: 'editCustomer'; customer: number; limits: RateLimits | null };
 
@@ -43,6 +46,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       ),
     }),
   },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('flush' as const) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('editKey' as const), key: fc.nat(2), limits: limitsArb }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('editCustomer' as const), customer: fc.nat(1), limits: fc.option(limitsArb, { nil: null }) }) },
 );
@@ -79,12 +83,22 @@ t.test('Lua arithmetic equals MemoryRateLimiter on random sequences', async (t) 
     fc.asyncProperty(scenarioArb, async (s) => {
       let now = s.start;
       const memory = new MemoryRateLimiter(() => now);
-      const shared = new RedisRateLimiter(redis, { prefix: `${prefix}r${run++}:`, now: () => now });
+      const shared = new RedisRateLimiter(redis, { prefix: `${prefix}r${run++}:`, now: () => now, settleDelayMs: Infinity });
       const keyLimits = [...s.keyLimits];
       const customerLimits = [...s.customerLimits];
-      const outstanding: Array<{ memory: Reservation; shared: Reservation }> = [];
+      const outstanding: Array<{ keyId: string; memory: Reservation; shared: Reservation }> = [];
+      // The in-process settles not applied yet, by key, in the order the Redis limiter keeps them.
+      const waiting = new Map<string, Array<() => void>>();
+      const applyWaiting = (keyId: string) => {
+        for (const settle of waiting.get(keyId) ?? []) settle();
+        waiting.delete(keyId);
+      };
       for (const [step, op] of s.ops.entries()) {
         if (op.op === 'advance') now += op.ms;
+        else if (op.op === 'flush') {
+          for (const keyId of [...waiting.keys()]) applyWaiting(keyId);
+          await shared.flushSettles();
+        }
         else if (op.op === 'editKey') keyLimits[op.key] = op.limits;
         else if (op.op === 'editCustomer') customerLimits[op.customer] = op.limits;
         else if (op.op === 'acquire') {
@@ -97,16 +111,19 @@ t.test('Lua arithmetic equals MemoryRateLimiter on random sequences', async (t) 
             customerLimits: customerLimits[customer],
             tokens: op.tokens,
           };
+          applyWaiting(keyId);
           const expected = memory.acquire(request);
           const actual = await shared.acquire(request);
           if (JSON.stringify(comparable(actual)) !== JSON.stringify(comparable(expected))) {
             throw new Error(`step ${step} acquire ${JSON.stringify(request)}: redis ${JSON.stringify(comparable(actual))} memory ${JSON.stringify(comparable(expected))}`);
           }
-          if (expected.allowed && actual.allowed) outstanding.push({ memory: expected.reservation, shared: actual.reservation });
+          if (expected.allowed && actual.allowed) outstanding.push({ keyId, memory: expected.reservation, shared: actual.reservation });
         } else if (outstanding.length > 0) {
           const [held] = outstanding.splice(op.pick % outstanding.length, 1);
-          memory.settle(held.memory, op.used);
-          await shared.settle(held.shared, op.used);
+          const queue = waiting.get(held.keyId) ?? [];
+          queue.push(() => memory.settle(held.memory, op.used));
+          waiting.set(held.keyId, queue);
+          shared.settle(held.shared, op.used);
         }
       }
     }),
@@ -138,7 +155,7 @@ t.test('the server clock is used when no clock is pinned', async (t) => {
   }
   if (first.allowed) {
     t.type(first.reservation, RedisReservation);
-    await limiter.settle(first.reservation, 100);
+    limiter.settle(first.reservation, 100);
   }
   const third = await limiter.acquire(request);
   t.equal(third.allowed, true, 'the 500 unused tokens came back');
