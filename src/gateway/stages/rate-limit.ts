@@ -44,7 +44,8 @@ export function rateLimitStage(rt: Runtime): Stage {
       await next(ctx);
     } finally {
       try {
-        await limiter.settle(decision.reservation, usedTokens(ctx.usage));
+        const settled = limiter.settle(decision.reservation, usedTokens(ctx.usage));
+        if (settled instanceof Promise) await settled;
       } catch (err) {
         logger.warn({ reqId: ctx.id, err: errorMessage(err) }, 'rate-limit settle failed');
       }

@@ -12,6 +12,13 @@ local function fmt(x)
   return string.format('%.17g', x)
 end
 
+-- The same text as fmt for a whole number below 1e15 (limits, counts, waits, capacities), at about
+-- half the cost: a script formats a dozen of them per request.
+local function whole(x)
+  if x == math.floor(x) and x > -1e15 and x < 1e15 then return string.format('%d', x) end
+  return fmt(x)
+end
+
 -- The bucket clock: the server's, in milliseconds; a test may pin it with an explicit value.
 local function clock(pinned)
   if pinned ~= nil and pinned ~= '' then return tonumber(pinned) end
@@ -125,7 +132,7 @@ local function saveEntry(key, e)
         table.insert(gone, prefix .. 'c'); table.insert(gone, prefix .. 'l'); table.insert(gone, prefix .. 'u')
       end
     else
-      table.insert(fields, prefix .. 'c'); table.insert(fields, fmt(b.cap))
+      table.insert(fields, prefix .. 'c'); table.insert(fields, whole(b.cap))
       table.insert(fields, prefix .. 'l'); table.insert(fields, fmt(b.level))
       table.insert(fields, prefix .. 'u'); table.insert(fields, fmt(b.at))
     end

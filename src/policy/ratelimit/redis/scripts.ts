@@ -106,7 +106,7 @@ local function status(out)
     if w == nil then
       table.insert(out, ''); table.insert(out, ''); table.insert(out, '')
     else
-      table.insert(out, fmt(w[1])); table.insert(out, fmt(w[2])); table.insert(out, fmt(w[3]))
+      table.insert(out, whole(w[1])); table.insert(out, whole(w[2])); table.insert(out, whole(w[3]))
     end
   end
   return out
@@ -118,7 +118,7 @@ local out
 if keyWait > 0 or customerWait > 0 then
   local scope = 'customer'
   if keyWait >= customerWait then scope = 'key' end
-  out = status({ '0', scope, fmt(math.max(keyWait, customerWait)), '0', '0' })
+  out = status({ '0', scope, whole(math.max(keyWait, customerWait)), '0', '0' })
 else
   for _, e in ipairs({ { key, keyTokens }, { customer, customerTokens } }) do
     local entry, amount = e[1], e[2]
@@ -127,7 +127,7 @@ else
       if entry.tokens ~= nil then take(entry.tokens, amount, now) end
     end
   end
-  out = status({ '1', '', '0', fmt(keyTokens), fmt(customerTokens) })
+  out = status({ '1', '', '0', whole(keyTokens), whole(customerTokens) })
 end
 -- A refused request still keeps its entries (created full, or resized), as the in-process limiter does.
 if key ~= nil then key.changed = true end

@@ -27,7 +27,9 @@ export class SharedOrLocal {
   settle(decidedByShared: boolean, shared: () => void | Promise<void>, local: () => void | Promise<void>): void | Promise<void> {
     if (!decidedByShared) return local();
     if (!this.store.up) return;
-    return Promise.resolve(shared()).catch(() => {});
+    // A settle the shared store only queues (the rate limiter's) answers at once: no promise to make.
+    const settled = shared();
+    if (settled instanceof Promise) return settled.catch(() => {});
   }
 
   private async viaShared<T>(shared: () => T | Promise<T>, local: () => T | Promise<T>): Promise<T> {
