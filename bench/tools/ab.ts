@@ -5,7 +5,7 @@
 // so the verdict is the median of each round's own B/A.
 //
 //   git worktree add /tmp/base main && (cd /tmp/base && ln -s "$PWD/node_modules" . && npx tsc -p .)
-//   node dist/bench/tools/ab.js --baseline /tmp/base/dist [--scenario chat] [--rounds 6] [--duration 4]
+//   node dist/bench/tools/ab.js --baseline /tmp/base/dist [--scenario chat] [--rounds 6] [--duration 4] [--pin]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { measureWindow } from '../measure.js';
 import { median } from '../percentiles.js';
 import type { ChildHandle, startChild as StartChild } from '../processes.js';
+import { pinMeasuredAlone, type Pinning } from '../pinning.js';
 import { cpuPerRequest, round } from '../results.js';
 import { buildScenarios, type Scenario } from '../scenarios.js';
 import { gatewayEnv, startProcesses, UPSTREAM_KEY, type Endpoint } from '../targets.js';
@@ -60,6 +61,11 @@ export interface AbOptions {
   rounds: number;
   durationSec: number;
   connections: number;
+  /**
+   * Pin the three proxies to the last core and the load generator, the simulator and these servers of the
+   * machine (process names: 'postgres', 'redis-server') to the others (bench/pinning.ts); null: no pinning.
+   */
+  pin?: { servers: readonly string[] } | null;
   log: (line: string) => void;
 }
 
@@ -67,6 +73,7 @@ export async function runAb(opts: AbOptions): Promise<AbSummary> {
   const p = await startProcesses({ logLevel: 'info', gatewayEnv: opts.bEnv ?? {}, profileDir: null });
   const dataDir = mkdtempSync(join(tmpdir(), 'mgw-ab-'));
   let a: ChildHandle | null = null;
+  let pinning: Pinning | null = null;
   try {
     // The baseline's own child launcher, so its gateway runs its own code.
     const launcher =
@@ -84,6 +91,10 @@ export async function runAb(opts: AbOptions): Promise<AbSummary> {
       A: { endpoint: { url: a.url, proxy: a, kind: 'gateway' }, scenario: scenarioFor(a.key!) },
       B: { endpoint: { url: p.gateway.url, proxy: p.gateway, kind: 'gateway' }, scenario: scenarioFor(p.gatewayKey) },
     };
+    if (opts.pin) {
+      pinning = pinMeasuredAlone([p.passthrough.pid, a.pid, p.gateway.pid], [process.pid, p.simulator.pid], opts.pin.servers);
+      opts.log(`pinned: the proxies on core ${pinning.measured}; load, simulator and ${opts.pin.servers.join(', ') || 'nothing else'} on ${pinning.others}`);
+    }
     const window = (t: AbTarget, seconds: number) => measureWindow(p, targets[t].endpoint, targets[t].scenario, opts.connections, seconds);
     for (const t of TARGETS) await window(t, Math.min(2, opts.durationSec));
     const rounds: AbRound[] = [];
@@ -103,6 +114,7 @@ export async function runAb(opts: AbOptions): Promise<AbSummary> {
     }
     return summarizeAb(rounds, rpsRounds);
   } finally {
+    pinning?.release();
     await a?.stop();
     await p.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -117,6 +129,7 @@ async function main(): Promise<void> {
       rounds: { type: 'string', default: '6' },
       duration: { type: 'string', default: '4' },
       connections: { type: 'string', default: '32' },
+      pin: { type: 'boolean', default: false },
     },
   });
   if (values.baseline === undefined) throw new Error('usage: node dist/bench/tools/ab.js --baseline <other build>/dist [--scenario chat] [--rounds N] [--duration S] [--connections N]');
@@ -126,6 +139,7 @@ async function main(): Promise<void> {
     rounds: Number(values.rounds),
     durationSec: Number(values.duration),
     connections: Number(values.connections),
+    pin: values.pin ? { servers: [] } : null,
     log: (line) => process.stderr.write(`[ab] ${line}\n`),
   });
   console.log(`CPU per request, medians of each round's ratio: A / pass-through ${s.aToPassthrough}, B / pass-through ${s.bToPassthrough}, B / A ${s.bToA}`);

@@ -4,7 +4,7 @@
 // Targets: at most 40 µs more CPU per request, at least 0.8 of the unlimited key's throughput. Writes
 // its section of bench/RESULTS.md.
 //
-//   node dist/bench/tools/redis-limits.js [--redis redis://127.0.0.1:6379] [--rounds 6] [--duration 4] [--no-write]
+//   node dist/bench/tools/redis-limits.js [--redis redis://127.0.0.1:6379] [--rounds 6] [--duration 4] [--no-write] [--pin]
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { median } from '../percentiles.js';
@@ -30,6 +30,7 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '4' },
       connections: { type: 'string', default: '32' },
       'no-write': { type: 'boolean', default: false },
+      pin: { type: 'boolean', default: false },
     },
   });
   const opts = { rounds: Number(values.rounds), durationSec: Number(values.duration), connections: Number(values.connections) };
@@ -38,7 +39,15 @@ async function main(): Promise<void> {
   for (const scenario of SCENARIOS) {
     // A prefix of this run's own; the buckets expire by themselves after a minute.
     const shared = { REDIS_URL: values.redis, GATEWAY_REDIS_PREFIX: `mgw:bench:${randomBytes(4).toString('hex')}:` };
-    const s = await runAb({ baseline: null, aEnv: shared, bEnv: { ...shared, ...KEY_LIMITS }, scenario, ...opts, log: (l) => log(`${scenario}: ${l}`) });
+    const s = await runAb({
+      baseline: null,
+      aEnv: shared,
+      bEnv: { ...shared, ...KEY_LIMITS },
+      scenario,
+      ...opts,
+      pin: values.pin ? { servers: ['redis-server'] } : null,
+      log: (l) => log(`${scenario}: ${l}`),
+    });
     const v = verdicts(s);
     const cpu = medianPerTarget(s.rounds);
     rows.push(
@@ -47,15 +56,19 @@ async function main(): Promise<void> {
     console.log(`${scenario}: a limited key costs ${v.extraCpuUs} µs more CPU per request; throughput ${v.rpsRatio} of an unlimited key's`);
   }
   const body = [
-    '## A rate-limited key with Redis against an unlimited key (`bench/tools/redis-limits.ts`)',
+    `## A rate-limited key with Redis against an unlimited key${values.pin ? ', the gateway on a core of its own' : ''} (\`bench/tools/redis-limits.ts${values.pin ? ' --pin' : ''}\`)`,
     '',
     `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${opts.rounds} rounds × ${opts.durationSec} s, ${opts.connections} connections, the machine's Redis on 127.0.0.1. Medians of the rounds' own differences and ratios.`,
+    ...(values.pin
+      ? ['', 'Pinned (`--pin`): the gateways and the pass-through on the last core, the load generator, the simulator and redis-server on the other, as with Redis on a host of its own.']
+      : []),
     '',
     '| scenario | unlimited key µs/req | limited key µs/req | extra CPU µs/req | throughput limited / unlimited |',
     '|---|---:|---:|---:|---:|',
     ...rows,
   ].join('\n');
-  if (!values['no-write']) writeSection(RESULTS_FILE, 'redis-limits', body);
+  // Pinned and shared-core runs are kept side by side: each its own section.
+  if (!values['no-write']) writeSection(RESULTS_FILE, values.pin ? 'redis-limits-pinned' : 'redis-limits', body);
   console.log(`\n${body}`);
 }
 

@@ -9,9 +9,8 @@
 // processes otherwise take turns on two cores, and a request's maximum measures that wait.
 //
 //   node dist/bench/tools/stall.js [--runs 5] [--duration 5] [--warmup 3] [--pin] [--results-file bench/RESULTS.md] [--no-write]
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { allowedCpus, pinMeasuredAlone } from '../pinning.js';
 import { parseArgs } from 'node:util';
 import { RECORD_GC_PAUSES_ENV } from '../ipc.js';
 import { rotate } from '../phases/scenarios.js';
@@ -94,16 +93,7 @@ export async function runStall(opts: StallOptions): Promise<StallReport> {
 
 /** The proxy's every thread on the last core; this process, the simulator and the other proxy on the rest. */
 function pinAlone(p: Processes, proxy: Proxy): void {
-  const last = cpus().length - 1;
-  if (last < 1) throw new Error('--pin needs at least two cores');
-  const others = last === 1 ? '0' : `0-${last - 1}`;
-  const taskset = (cpuList: string, pid: number) => execFileSync('taskset', ['-a', '-p', '-c', cpuList, String(pid)], { stdio: 'ignore' });
-  taskset(String(last), targetOf(p, proxy).proxy!.pid);
-  for (const pid of [process.pid, p.simulator.pid, targetOf(p, PROXIES.find((x) => x !== proxy)!).proxy!.pid]) taskset(others, pid);
-}
-
-function allowedCpus(pid: number): string {
-  return /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 'unknown';
+  pinMeasuredAlone([targetOf(p, proxy).proxy!.pid], [process.pid, p.simulator.pid, targetOf(p, PROXIES.find((x) => x !== proxy)!).proxy!.pid]);
 }
 
 async function measure(p: Processes, proxy: Proxy, probe: ProbeSpec): Promise<TargetRun> {

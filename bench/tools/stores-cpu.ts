@@ -5,7 +5,7 @@
 // goes out in batches, so the two should cost the same within noise. Writes its section of
 // bench/RESULTS.md.
 //
-//   node dist/bench/tools/stores-cpu.js [--server postgres://postgres@127.0.0.1:5432/postgres] [--rounds 6] [--duration 4] [--b-env K=V ...]
+//   node dist/bench/tools/stores-cpu.js [--server postgres://postgres@127.0.0.1:5432/postgres] [--rounds 6] [--duration 4] [--b-env K=V ...] [--pin]
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -14,6 +14,8 @@ import { gatewaySettings } from '../options.js';
 import { medianPerTarget, runAb, type AbSummary } from './ab.js';
 
 const SCENARIOS = ['chat', 'messages'] as const;
+const PINNED_NOTE =
+  'Pinned (`--pin`): the gateways and the pass-through on the last core, the load generator, the simulator and PostgreSQL (its server and every backend) on the other, as with the database on a host of its own.';
 
 /** A database of this run's own on the server, dropped afterwards. */
 async function withScratchDatabase<T>(serverUrl: string, work: (url: string) => Promise<T>): Promise<T> {
@@ -31,16 +33,17 @@ async function withScratchDatabase<T>(serverUrl: string, work: (url: string) => 
   }
 }
 
-function section(results: Array<{ scenario: string; summary: AbSummary }>, opts: { rounds: number; durationSec: number; connections: number }): string {
+function section(results: Array<{ scenario: string; summary: AbSummary }>, opts: { rounds: number; durationSec: number; connections: number; pinned: boolean }): string {
   const rows = results.map(({ scenario, summary: s }) => {
     const cpu = medianPerTarget(s.rounds);
     return `| ${scenario} | ${cpu.passthrough.toFixed(1)} | ${cpu.A.toFixed(1)} | ${cpu.B.toFixed(1)} | ${s.bToA} | ${s.rounds.map((r) => (r.B / r.A).toFixed(3)).join(' · ')} |`;
   });
   return [
-    '## PostgreSQL against SQLite, CPU per request (`bench/tools/stores-cpu.ts`)',
+    `## PostgreSQL against SQLite, CPU per request${opts.pinned ? ', the gateway on a core of its own' : ''} (\`bench/tools/stores-cpu.ts${opts.pinned ? ' --pin' : ''}\`)`,
     '',
     `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${opts.rounds} rounds × ${opts.durationSec} s, ${opts.connections} connections. The same build twice:`,
     'A on SQLite, B on PostgreSQL on this machine; the target is B / A within 1.05.',
+    ...(opts.pinned ? [PINNED_NOTE] : []),
     '',
     '| scenario | pass-through µs/req | SQLite µs/req | PostgreSQL µs/req | PostgreSQL / SQLite (median of rounds) | each round |',
     '|---|---:|---:|---:|---:|---|',
@@ -57,22 +60,24 @@ async function main(): Promise<void> {
       connections: { type: 'string', default: '32' },
       'no-write': { type: 'boolean', default: false },
       'b-env': { type: 'string', multiple: true },
+      pin: { type: 'boolean', default: false },
     },
   });
   const bExtra = gatewaySettings(values['b-env'] ?? []);
-  const opts = { rounds: Number(values.rounds), durationSec: Number(values.duration), connections: Number(values.connections) };
+  const opts = { rounds: Number(values.rounds), durationSec: Number(values.duration), connections: Number(values.connections), pinned: values.pin };
   const log = (line: string) => process.stderr.write(`[stores-cpu] ${line}\n`);
   const results: Array<{ scenario: string; summary: AbSummary }> = [];
   for (const scenario of SCENARIOS) {
     // A fresh database per scenario, so neither run reads the other's usage rows.
     const summary = await withScratchDatabase(values.server, (databaseUrl) =>
-      runAb({ baseline: null, bEnv: { ...bExtra, DATABASE_URL: databaseUrl }, scenario, ...opts, log: (l) => log(`${scenario}: ${l}`) }),
+      runAb({ baseline: null, bEnv: { ...bExtra, DATABASE_URL: databaseUrl }, scenario, ...opts, pin: opts.pinned ? { servers: ['postgres'] } : null, log: (l) => log(`${scenario}: ${l}`) }),
     );
     results.push({ scenario, summary });
     console.log(`${scenario}: PostgreSQL / SQLite CPU per request ${summary.bToA} (A = SQLite ${summary.aToPassthrough}× the pass-through, B = PostgreSQL ${summary.bToPassthrough}×)`);
   }
   const body = section(results, opts);
-  if (!values['no-write']) writeSection(RESULTS_FILE, 'stores-cpu', body);
+  // Pinned and shared-core runs are kept side by side: each its own section.
+  if (!values['no-write']) writeSection(RESULTS_FILE, opts.pinned ? 'stores-cpu-pinned' : 'stores-cpu', body);
   console.log(`\n${body}`);
 }
 
