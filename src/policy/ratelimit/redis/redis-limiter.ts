@@ -1,11 +1,13 @@
 // The shared rate limiter: the same token buckets as MemoryRateLimiter, kept in Redis and updated
-// by atomic scripts on the Redis server's clock: one per acquire, which also applies the settles of
-// its key made since the last one; the settles no acquire came for within SETTLE_DELAY_MS go alone.
+// by atomic scripts on the Redis server's clock: one per key for the acquires made in one turn of the
+// event loop (decided in order), which also applies the settles of the key made since the last; the
+// settles no acquire came for within SETTLE_DELAY_MS go alone.
 import type { LimitDecision, LimitRequest, LimitScope, LimitStatus, LimitWindow, RateLimiter, Reservation } from '../limiter.js';
 import type { RateLimits } from '../../../keys/rate-limits.js';
 import type { ReservationData } from '../memory-limiter.js';
 import { customerEntry, keyEntry, assertPrefix } from './keys.js';
-import { ACQUIRE_SCRIPT, SETTLE_SCRIPT, type LuaScript } from './scripts.js';
+import { ACQUIRE_REPLY, ACQUIRE_SCRIPT, SETTLE_SCRIPT, type LuaScript } from './scripts.js';
+import { TurnBatcher } from './turn-batcher.js';
 import { PendingSettles, type SettleBatch } from './pending-settles.js';
 
 /**
@@ -16,6 +18,8 @@ import { PendingSettles, type SettleBatch } from './pending-settles.js';
 export const SETTLE_DELAY_MS = 20;
 /** Settles of one key that go at once however soon (a script's arguments stay few). */
 const MAX_SETTLES_PER_SCRIPT = 32;
+/** Acquires of one key in one script at most (more in one turn go in several). */
+const MAX_ACQUIRES_PER_SCRIPT = 64;
 
 /** What the limiter needs from a connection (GuardedRedis in production). */
 export interface ScriptRunner {
@@ -36,13 +40,15 @@ export class RedisReservation implements Reservation {
   constructor(readonly data: ReservationData) {}
 }
 
-/** The acquire script's reply, positions as documented on ACQUIRE_SCRIPT. */
-type AcquireReply = [string, string, string, string, string, string, string, string, string, string, string];
+/** The acquire script's reply: ACQUIRE_REPLY values per acquire, positions as documented on ACQUIRE_SCRIPT. */
+type AcquireReply = string[];
 
 export class RedisRateLimiter implements RateLimiter {
   private readonly prefix: string;
   private readonly now: (() => number) | undefined;
   private readonly pending: PendingSettles;
+  /** The acquires of one turn, one script per key. */
+  private readonly acquires: TurnBatcher<[string, string], LimitRequest, LimitDecision>;
   /** Settles sent alone and not answered yet (flushSettles waits for them). */
   private readonly sending = new Set<Promise<unknown>>();
 
@@ -58,32 +64,22 @@ export class RedisRateLimiter implements RateLimiter {
       maxPerKey: MAX_SETTLES_PER_SCRIPT,
       send: (batch) => this.sendSettles(batch),
     });
+    this.acquires = new TurnBatcher({ maxPerSend: MAX_ACQUIRES_PER_SCRIPT, send: (entries, requests) => this.sendAcquires(entries, requests) });
   }
 
-  async acquire(r: LimitRequest): Promise<LimitDecision> {
+  /** Decided with the other acquires of the key made in the same turn, in order, in one script. */
+  acquire(r: LimitRequest): Promise<LimitDecision> {
     const entries = this.entries(r.customerId, r.keyId);
-    const [keyRpm, keyTpm, customerRpm, customerTpm] = limitArgs(r.keyLimits, r.customerLimits);
+    return this.acquires.add(entries[0], entries, r);
+  }
+
+  private async sendAcquires(entries: [string, string], requests: LimitRequest[]): Promise<LimitDecision[]> {
+    const args = [this.pinnedNow(), String(requests.length)];
+    for (const r of requests) args.push(String(r.tokens), ...limitArgs(r.keyLimits, r.customerLimits));
     // The settles carried are lost with the call if it fails, as one sent alone would be.
-    const reply = (await this.redis.evalScript(ACQUIRE_SCRIPT, entries, [
-      this.pinnedNow(),
-      String(r.tokens),
-      keyRpm,
-      keyTpm,
-      customerRpm,
-      customerTpm,
-      ...this.pending.take(entries[0]),
-    ])) as AcquireReply;
-    const status: LimitStatus = { requests: windowFrom(reply, 5), tokens: windowFrom(reply, 8) };
-    if (reply[0] !== '1') return { allowed: false, scope: reply[1] as LimitScope, retryAfterMs: num(reply[2]), status };
-    const reservation = new RedisReservation({
-      keyId: r.keyId,
-      keyTokens: num(reply[3]),
-      customerId: r.customerId,
-      customerTokens: num(reply[4]),
-      keyLimits: r.keyLimits,
-      customerLimits: r.customerLimits,
-    });
-    return { allowed: true, reservation, status };
+    for (const arg of this.pending.take(entries[0])) args.push(arg);
+    const reply = (await this.redis.evalScript(ACQUIRE_SCRIPT, entries, args)) as AcquireReply;
+    return requests.map((r, i) => decisionFrom(reply, i * ACQUIRE_REPLY, r));
   }
 
   /** Queues the settle for the next acquire of its key, or for the delay's end (nothing is awaited). */
@@ -135,6 +131,20 @@ function limitArgs(key: RateLimits, customer: RateLimits | null): string[] {
 function num(s: string): number {
   if (s === 'inf') return Infinity;
   return Number(s);
+}
+
+function decisionFrom(reply: AcquireReply, at: number, r: LimitRequest): LimitDecision {
+  const status: LimitStatus = { requests: windowFrom(reply, at + 5), tokens: windowFrom(reply, at + 8) };
+  if (reply[at] !== '1') return { allowed: false, scope: reply[at + 1] as LimitScope, retryAfterMs: num(reply[at + 2]), status };
+  const reservation = new RedisReservation({
+    keyId: r.keyId,
+    keyTokens: num(reply[at + 3]),
+    customerId: r.customerId,
+    customerTokens: num(reply[at + 4]),
+    keyLimits: r.keyLimits,
+    customerLimits: r.customerLimits,
+  });
+  return { allowed: true, reservation, status };
 }
 
 function windowFrom(reply: AcquireReply, at: number): LimitWindow | null {

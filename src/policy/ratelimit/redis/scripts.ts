@@ -46,27 +46,25 @@ local function applySettles(from, now)
 end
 `;
 
+/** Values per acquire in the acquire script's arguments and in its reply. */
+export const ACQUIRE_ARGS = 5;
+export const ACQUIRE_REPLY = 11;
+
 /**
- * ARGV: pinnedNow ('' = server TIME), tokens, keyRpm, keyTpm, customerRpm, customerTpm ('' = none),
- * then the settles of this key and customer that waited for it (SETTLES_LUA; '0' when none), applied
- * first, as if each had been sent alone just before.
- * Returns [allowed '1'|'0', scope, retryAfterMs, keyTokens, customerTokens,
- *          reqLimit, reqRemaining, reqResetMs, tokLimit, tokRemaining, tokResetMs] ('' = no window).
+ * A batch of acquires of one key and customer, decided one after the other in this order, atomically.
+ * ARGV: pinnedNow ('' = server TIME), the count N, then ACQUIRE_ARGS per acquire (tokens, keyRpm, keyTpm,
+ * customerRpm, customerTpm; '' = none), then the settles of this key and customer that waited
+ * (SETTLES_LUA; '0' when none), applied first, as if each had been sent alone just before.
+ * Returns ACQUIRE_REPLY values per acquire, in order: [allowed '1'|'0', scope, retryAfterMs, keyTokens,
+ * customerTokens, reqLimit, reqRemaining, reqResetMs, tokLimit, tokRemaining, tokResetMs] ('' = no window).
  */
 export const ACQUIRE_SCRIPT = luaScript(`${BUCKET_LUA}${SETTLES_LUA}
 local now = clock(ARGV[1])
-applySettles(7, now)
-local tokens = tonumber(ARGV[2])
-local keyRpm, keyTpm = limitOf(ARGV[3]), limitOf(ARGV[4])
-local custRpm, custTpm = limitOf(ARGV[5]), limitOf(ARGV[6])
-
-local key = nil
-if keyRpm ~= nil or keyTpm ~= nil then key = entryFor(KEYS[1], keyRpm, keyTpm, now) end
-local customer = nil
-if custRpm ~= nil or custTpm ~= nil then customer = entryFor(KEYS[2], custRpm, custTpm, now) end
+local count = tonumber(ARGV[2])
+applySettles(3 + count * ${ACQUIRE_ARGS}, now)
 
 -- A reservation larger than the whole bucket could never pass; it reserves the bucket instead.
-local function clampTo(e)
+local function clampTo(e, tokens)
   if e == nil or e.tokens == nil then return 0 end
   return math.min(tokens, e.tokens.cap)
 end
@@ -96,7 +94,7 @@ local function dimension(e, name)
   return e[name]
 end
 
-local function status(out)
+local function status(out, key, customer)
   local windows = {
     tighter(windowOf(dimension(key, 'requests')), windowOf(dimension(customer, 'requests'))),
     tighter(windowOf(dimension(key, 'tokens')), windowOf(dimension(customer, 'tokens'))),
@@ -109,29 +107,42 @@ local function status(out)
       table.insert(out, whole(w[1])); table.insert(out, whole(w[2])); table.insert(out, whole(w[3]))
     end
   end
-  return out
 end
 
-local keyTokens, customerTokens = clampTo(key), clampTo(customer)
-local keyWait, customerWait = waitFor(key, keyTokens), waitFor(customer, customerTokens)
-local out
-if keyWait > 0 or customerWait > 0 then
-  local scope = 'customer'
-  if keyWait >= customerWait then scope = 'key' end
-  out = status({ '0', scope, whole(math.max(keyWait, customerWait)), '0', '0' })
-else
-  for _, e in ipairs({ { key, keyTokens }, { customer, customerTokens } }) do
-    local entry, amount = e[1], e[2]
-    if entry ~= nil then
-      if entry.requests ~= nil then take(entry.requests, 1, now) end
-      if entry.tokens ~= nil then take(entry.tokens, amount, now) end
+local function acquire(at, out)
+  local tokens = tonumber(ARGV[at])
+  local keyRpm, keyTpm = limitOf(ARGV[at + 1]), limitOf(ARGV[at + 2])
+  local custRpm, custTpm = limitOf(ARGV[at + 3]), limitOf(ARGV[at + 4])
+  local key = nil
+  if keyRpm ~= nil or keyTpm ~= nil then key = entryFor(KEYS[1], keyRpm, keyTpm, now) end
+  local customer = nil
+  if custRpm ~= nil or custTpm ~= nil then customer = entryFor(KEYS[2], custRpm, custTpm, now) end
+  local keyTokens, customerTokens = clampTo(key, tokens), clampTo(customer, tokens)
+  local keyWait, customerWait = waitFor(key, keyTokens), waitFor(customer, customerTokens)
+  if keyWait > 0 or customerWait > 0 then
+    local scope = 'customer'
+    if keyWait >= customerWait then scope = 'key' end
+    table.insert(out, '0'); table.insert(out, scope); table.insert(out, whole(math.max(keyWait, customerWait)))
+    table.insert(out, '0'); table.insert(out, '0')
+  else
+    for _, e in ipairs({ { key, keyTokens }, { customer, customerTokens } }) do
+      local entry, amount = e[1], e[2]
+      if entry ~= nil then
+        if entry.requests ~= nil then take(entry.requests, 1, now) end
+        if entry.tokens ~= nil then take(entry.tokens, amount, now) end
+      end
     end
+    table.insert(out, '1'); table.insert(out, ''); table.insert(out, '0')
+    table.insert(out, whole(keyTokens)); table.insert(out, whole(customerTokens))
   end
-  out = status({ '1', '', '0', whole(keyTokens), whole(customerTokens) })
+  status(out, key, customer)
+  -- A refused request still keeps its entries (created full, or resized), as the in-process limiter does.
+  if key ~= nil then key.changed = true end
+  if customer ~= nil then customer.changed = true end
 end
--- A refused request still keeps its entries (created full, or resized), as the in-process limiter does.
-if key ~= nil then key.changed = true end
-if customer ~= nil then customer.changed = true end
+
+local out = {}
+for i = 0, count - 1 do acquire(3 + i * ${ACQUIRE_ARGS}, out) end
 saveChanged()
 return out
 `);

@@ -2,7 +2,10 @@
 // limit edits and clock steps, run on both with the same clock (the scripts accept a pinned "now"
 // for exactly this), must give identical decisions, waits, reservations and header windows.
 // The Redis limiter's settles wait for the next acquire of their key (which applies them first) or
-// for a flush; the in-process side applies each one at that same moment, in the same order.
+// for a flush; the in-process side applies each one at that same moment, in the same order. A burst is
+// acquires made in one turn of the event loop: the Redis limiter sends one script per key, keys in the
+// order they first appear, each key's acquires in the order made; the in-process side takes them in
+// that order too.
 import { createHash } from 'node:crypto';
 import t from 'tap';
 import fc from 'fast-check';
@@ -28,6 +31,7 @@ type Op =
   | { op: 'settle'; pick: number; used: number }
   | { op: 'advance'; ms: number }
   | { op: 'flush' }
+  | { op: 'burst'; acquires: Array<{ key: number; tokens: number }> }
   | { op: 'editKey'; key: number; limits: RateLimits }
   | { op: 'editCustomer'; customer: number; limits: RateLimits | null };
 
@@ -47,6 +51,13 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('flush' as const) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('burst' as const),
+      acquires: fc.array(fc.record({ key: fc.nat(2), tokens: fc.nat(6000) }), { minLength: 2, maxLength: 6 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('editKey' as const), key: fc.nat(2), limits: limitsArb }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('editCustomer' as const), customer: fc.nat(1), limits: fc.option(limitsArb, { nil: null }) }) },
 );
@@ -101,23 +112,26 @@ t.test('Lua arithmetic equals MemoryRateLimiter on random sequences', async (t) 
         }
         else if (op.op === 'editKey') keyLimits[op.key] = op.limits;
         else if (op.op === 'editCustomer') customerLimits[op.customer] = op.limits;
-        else if (op.op === 'acquire') {
-          const { keyId, customerId } = KEYS[op.key];
-          const customer = Number(customerId.slice(1));
-          const request: LimitRequest = {
-            keyId,
-            keyLimits: keyLimits[op.key],
-            customerId,
-            customerLimits: customerLimits[customer],
-            tokens: op.tokens,
-          };
-          applyWaiting(keyId);
-          const expected = memory.acquire(request);
-          const actual = await shared.acquire(request);
-          if (JSON.stringify(comparable(actual)) !== JSON.stringify(comparable(expected))) {
-            throw new Error(`step ${step} acquire ${JSON.stringify(request)}: redis ${JSON.stringify(comparable(actual))} memory ${JSON.stringify(comparable(expected))}`);
+        else if (op.op === 'acquire' || op.op === 'burst') {
+          const made = op.op === 'acquire' ? [{ key: op.key, tokens: op.tokens }] : op.acquires;
+          const requests = made.map(({ key, tokens }): LimitRequest => {
+            const { keyId, customerId } = KEYS[key];
+            return { keyId, keyLimits: keyLimits[key], customerId, customerLimits: customerLimits[Number(customerId.slice(1))], tokens };
+          });
+          const actual = await Promise.all(requests.map((request) => shared.acquire(request)));
+          // The order the scripts decided them in: by key, keys as they first appear.
+          const keyOrder = [...new Set(requests.map((r) => r.keyId))];
+          const decided = keyOrder.flatMap((keyId) => requests.flatMap((r, i) => (r.keyId === keyId ? [i] : [])));
+          for (const i of decided) {
+            const request = requests[i];
+            if (decided.indexOf(i) === decided.findIndex((j) => requests[j].keyId === request.keyId)) applyWaiting(request.keyId);
+            const expected = memory.acquire(request);
+            if (JSON.stringify(comparable(actual[i])) !== JSON.stringify(comparable(expected))) {
+              throw new Error(`step ${step} acquire ${i} ${JSON.stringify(request)}: redis ${JSON.stringify(comparable(actual[i]))} memory ${JSON.stringify(comparable(expected))}`);
+            }
+            const got = actual[i];
+            if (expected.allowed && got.allowed) outstanding.push({ keyId: request.keyId, memory: expected.reservation, shared: got.reservation });
           }
-          if (expected.allowed && actual.allowed) outstanding.push({ keyId, memory: expected.reservation, shared: actual.reservation });
         } else if (outstanding.length > 0) {
           const [held] = outstanding.splice(op.pick % outstanding.length, 1);
           const queue = waiting.get(held.keyId) ?? [];

@@ -86,3 +86,20 @@ t.test('a graceful stop sends what waits without waiting for the delay', async (
   await limiter.flushSettles();
   t.same(scripts, ['acquire', 'settle']);
 });
+
+t.test('acquires of a key made in one turn go in one script, decided in the order made', async (t) => {
+  const { scripts, limiter } = await harness(t, 60_000);
+  const fiveRpm: LimitRequest = { keyId: 'k5', customerId: 'c5', tokens: 10, keyLimits: { rpm: 5, tpm: null }, customerLimits: null };
+  const decisions = await Promise.all(Array.from({ length: 8 }, () => limiter.acquire(fiveRpm)));
+  t.same(scripts, ['acquire'], 'eight acquires, one script');
+  t.same(
+    decisions.map((d) => d.allowed),
+    [true, true, true, true, true, false, false, false],
+    'the first five take the five requests, in order',
+  );
+  t.same(
+    decisions.map((d) => d.status.requests?.remaining),
+    [4, 3, 2, 1, 0, 0, 0, 0],
+    'each decision has its own header window',
+  );
+});
