@@ -39,19 +39,23 @@ export function durationText(ms: number): string {
   return minutes === 0 ? secondsText : `${minutes}m${secondsText}`;
 }
 
-// Most answers of a second name the same reset second (two headers each on the messages surface):
-// formatting a Date showed in profiles, so the last second's text is kept.
-let lastSecond = Number.NaN;
-let lastText = '';
+// Most answers of a second name the same reset seconds: formatting a Date showed in profiles, so the
+// texts are kept. Two slots: an answer with both windows names two seconds (the requests bucket's and the
+// tokens bucket's), which one slot would format again at every call.
+const cachedSeconds = [Number.NaN, Number.NaN];
+const cachedTexts = ['', ''];
+let nextSlot = 0;
 
 /** Whole seconds, rounded up so a client waiting until then is never early. */
 export function rfc3339Seconds(epochMs: number): string {
   const second = Math.ceil(epochMs / 1000);
-  if (second !== lastSecond) {
-    lastText = `${new Date(second * 1000).toISOString().slice(0, 19)}Z`;
-    lastSecond = second;
-  }
-  return lastText;
+  if (second === cachedSeconds[0]) return cachedTexts[0];
+  if (second === cachedSeconds[1]) return cachedTexts[1];
+  const text = `${new Date(second * 1000).toISOString().slice(0, 19)}Z`;
+  cachedSeconds[nextSlot] = second;
+  cachedTexts[nextSlot] = text;
+  nextSlot = 1 - nextSlot;
+  return text;
 }
 
 /** Whole seconds for `retry-after`, at least 1. */

@@ -18,6 +18,14 @@ t.test('durationText in the chat-completions style', async (t) => {
   for (const [ms, text] of cases) t.equal(durationText(ms), text, `${ms} ms`);
 });
 
+t.test('rfc3339Seconds gives each second its own text however calls alternate and repeat', async (t) => {
+  const base = Date.UTC(2031, 5, 6, 7, 8, 9);
+  const calls = [0, 5000, 0, 5000, 12_000, 0, 5000, 12_000, 12_000, 999, 1000, 1001];
+  for (const offset of calls) {
+    t.equal(rfc3339Seconds(base + offset), `${new Date(Math.ceil((base + offset) / 1000) * 1000).toISOString().slice(0, 19)}Z`, `+${offset} ms`);
+  }
+});
+
 t.test('rfc3339Seconds rounds up to a whole second', async (t) => {
   t.equal(rfc3339Seconds(Date.UTC(2030, 0, 2, 3, 4, 5)), '2030-01-02T03:04:05Z');
   t.equal(rfc3339Seconds(Date.UTC(2030, 0, 2, 3, 4, 5) + 1), '2030-01-02T03:04:06Z');
