@@ -9,16 +9,11 @@
 /** One settle as the scripts take it: used, keyTokens, customerTokens, keyRpm, keyTpm, customerRpm, customerTpm. */
 export const SETTLE_ARGS = 7;
 
-interface Queue {
+/** One key's queue, and what is sent of it: the count is written into its first place when it goes. */
+export interface SettleBatch {
   /** The key's entry and its customer's, the scripts' KEYS. */
   readonly entries: readonly [string, string];
-  /** The count's place (filled when the queue is sent), then SETTLE_ARGS strings per settle in the order they were made. */
-  readonly args: string[];
-}
-
-export interface SettleBatch {
-  readonly entries: readonly [string, string];
-  /** The count, then SETTLE_ARGS strings per settle: the tail both scripts read. */
+  /** The count, then SETTLE_ARGS strings per settle in the order they were made: the tail both scripts read. */
   readonly args: string[];
 }
 
@@ -36,7 +31,7 @@ const NONE: readonly string[] = ['0'];
 
 export class PendingSettles {
   /** By the key's entry name, which names the customer too; insertion order is the order of sending. */
-  private readonly queues = new Map<string, Queue>();
+  private queues = new Map<string, SettleBatch>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: PendingSettlesOptions) {}
@@ -71,9 +66,9 @@ export class PendingSettles {
   flush(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    const due = [...this.queues.values()];
-    this.queues.clear();
-    for (const queue of due) this.options.send(batchOf(queue));
+    const due = this.queues;
+    this.queues = new Map();
+    for (const queue of due.values()) this.options.send(batchOf(queue));
   }
 
   get size(): number {
@@ -81,7 +76,7 @@ export class PendingSettles {
   }
 }
 
-function batchOf(queue: Queue): SettleBatch {
+function batchOf(queue: SettleBatch): SettleBatch {
   queue.args[0] = String((queue.args.length - 1) / SETTLE_ARGS);
   return queue;
 }
