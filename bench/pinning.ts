@@ -47,6 +47,20 @@ export function pinMeasuredAlone(measuredPids: readonly number[], otherPids: rea
   };
 }
 
+/**
+ * A results section of a tool that runs pinned or not: the pinned run writes a section of its own beside
+ * the unpinned one, titled and explained as such. `servers` names what shared the other cores, `server` the
+ * service a deployment would run on a host of its own.
+ */
+export function pinnedVariant(section: string, tool: string, pinned: boolean, servers: string, server: string): { section: string; title: string; note: string[] } {
+  if (!pinned) return { section, title: ` (\`${tool}\`)`, note: [] };
+  return {
+    section: `${section}-pinned`,
+    title: `, the gateway on a core of its own (\`${tool} --pin\`)`,
+    note: [`Pinned (\`--pin\`): the gateways and the pass-through on the last core, the load generator, the simulator and ${servers} on the other, as with ${server} on a host of its own.`],
+  };
+}
+
 /** The cores a process may run on, as the kernel reports them. */
 export function allowedCpus(pid: number): string {
   return /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 'unknown';

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { median } from '../percentiles.js';
+import { pinnedVariant } from '../pinning.js';
 import { RESULTS_FILE, writeSection } from '../results-file.js';
 import { medianPerTarget, runAb, type AbSummary } from './ab.js';
 
@@ -55,20 +56,18 @@ async function main(): Promise<void> {
     );
     console.log(`${scenario}: a limited key costs ${v.extraCpuUs} µs more CPU per request; throughput ${v.rpsRatio} of an unlimited key's`);
   }
+  const variant = pinnedVariant('redis-limits', 'bench/tools/redis-limits.ts', values.pin, 'redis-server', 'Redis');
   const body = [
-    `## A rate-limited key with Redis against an unlimited key${values.pin ? ', the gateway on a core of its own' : ''} (\`bench/tools/redis-limits.ts${values.pin ? ' --pin' : ''}\`)`,
+    `## A rate-limited key with Redis against an unlimited key${variant.title}`,
     '',
     `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${opts.rounds} rounds × ${opts.durationSec} s, ${opts.connections} connections, the machine's Redis on 127.0.0.1. Medians of the rounds' own differences and ratios.`,
-    ...(values.pin
-      ? ['', 'Pinned (`--pin`): the gateways and the pass-through on the last core, the load generator, the simulator and redis-server on the other, as with Redis on a host of its own.']
-      : []),
+    ...variant.note.flatMap((line) => ['', line]),
     '',
     '| scenario | unlimited key µs/req | limited key µs/req | extra CPU µs/req | throughput limited / unlimited |',
     '|---|---:|---:|---:|---:|',
     ...rows,
   ].join('\n');
-  // Pinned and shared-core runs are kept side by side: each its own section.
-  if (!values['no-write']) writeSection(RESULTS_FILE, values.pin ? 'redis-limits-pinned' : 'redis-limits', body);
+  if (!values['no-write']) writeSection(RESULTS_FILE, variant.section, body);
   console.log(`\n${body}`);
 }
 

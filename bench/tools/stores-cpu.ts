@@ -9,13 +9,14 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { pinnedVariant } from '../pinning.js';
 import { RESULTS_FILE, writeSection } from '../results-file.js';
 import { gatewaySettings } from '../options.js';
 import { medianPerTarget, runAb, type AbSummary } from './ab.js';
 
 const SCENARIOS = ['chat', 'messages'] as const;
-const PINNED_NOTE =
-  'Pinned (`--pin`): the gateways and the pass-through on the last core, the load generator, the simulator and PostgreSQL (its server and every backend) on the other, as with the database on a host of its own.';
+const variantOf = (pinned: boolean) =>
+  pinnedVariant('stores-cpu', 'bench/tools/stores-cpu.ts', pinned, 'PostgreSQL (its server and every backend)', 'the database');
 
 /** A database of this run's own on the server, dropped afterwards. */
 async function withScratchDatabase<T>(serverUrl: string, work: (url: string) => Promise<T>): Promise<T> {
@@ -39,11 +40,11 @@ function section(results: Array<{ scenario: string; summary: AbSummary }>, opts:
     return `| ${scenario} | ${cpu.passthrough.toFixed(1)} | ${cpu.A.toFixed(1)} | ${cpu.B.toFixed(1)} | ${s.bToA} | ${s.rounds.map((r) => (r.B / r.A).toFixed(3)).join(' · ')} |`;
   });
   return [
-    `## PostgreSQL against SQLite, CPU per request${opts.pinned ? ', the gateway on a core of its own' : ''} (\`bench/tools/stores-cpu.ts${opts.pinned ? ' --pin' : ''}\`)`,
+    `## PostgreSQL against SQLite, CPU per request${variantOf(opts.pinned).title}`,
     '',
     `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${opts.rounds} rounds × ${opts.durationSec} s, ${opts.connections} connections. The same build twice:`,
     'A on SQLite, B on PostgreSQL on this machine; the target is B / A within 1.05.',
-    ...(opts.pinned ? [PINNED_NOTE] : []),
+    ...variantOf(opts.pinned).note,
     '',
     '| scenario | pass-through µs/req | SQLite µs/req | PostgreSQL µs/req | PostgreSQL / SQLite (median of rounds) | each round |',
     '|---|---:|---:|---:|---:|---|',
@@ -76,8 +77,7 @@ async function main(): Promise<void> {
     console.log(`${scenario}: PostgreSQL / SQLite CPU per request ${summary.bToA} (A = SQLite ${summary.aToPassthrough}× the pass-through, B = PostgreSQL ${summary.bToPassthrough}×)`);
   }
   const body = section(results, opts);
-  // Pinned and shared-core runs are kept side by side: each its own section.
-  if (!values['no-write']) writeSection(RESULTS_FILE, opts.pinned ? 'stores-cpu-pinned' : 'stores-cpu', body);
+  if (!values['no-write']) writeSection(RESULTS_FILE, variantOf(opts.pinned).section, body);
   console.log(`\n${body}`);
 }
 

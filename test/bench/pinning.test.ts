@@ -33,3 +33,16 @@ t.test('measured, others and a named server each on their cores; the server gets
   pinning.release();
   t.equal(allowedCpus(server.pid!), all, 'released: the server may run anywhere again');
 });
+
+t.test('a pinned run writes a section of its own, titled and explained as pinned', async (t) => {
+  const { pinnedVariant } = await import('../../bench/pinning.js');
+  t.same(pinnedVariant('stores-cpu', 'bench/tools/stores-cpu.ts', false, 'PostgreSQL', 'the database'), {
+    section: 'stores-cpu',
+    title: ' (`bench/tools/stores-cpu.ts`)',
+    note: [],
+  });
+  const pinned = pinnedVariant('stores-cpu', 'bench/tools/stores-cpu.ts', true, 'PostgreSQL', 'the database');
+  t.equal(pinned.section, 'stores-cpu-pinned');
+  t.equal(pinned.title, ', the gateway on a core of its own (`bench/tools/stores-cpu.ts --pin`)');
+  t.match(pinned.note[0], /^Pinned \(`--pin`\): .* and PostgreSQL on the other, as with the database on a host of its own\.$/);
+});
