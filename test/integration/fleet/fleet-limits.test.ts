@@ -69,7 +69,10 @@ t.test('a 30 rpm key: at most the limit plus one per instance of 90 concurrent r
   const summary = answers.map((a) => `${a.instance}${a.surface[0]}:${a.status}/${a.requestsRemaining}`).join(' ');
   t.ok(allowed.length >= 30 && allowed.length <= 30 + INSTANCES, `${allowed.length} of 90 went through (30 to 33; alone each instance passes 30): ${summary}`);
   t.same(new Set(answers.map((a) => a.status)), new Set([200, 429]), 'the rest are refused as rate limited, none failed');
-  t.same(new Set(allowed.map((a) => a.instance)), new Set([0, 1, 2]), 'every instance served some');
+  // Which instances get the 30 is timing: each decides the acquires that reached it in one turn in one
+  // script, so one whose script lands after the others' may serve none. What every instance must do is
+  // refuse only once the fleet's bucket is empty, and say so.
+  t.ok(answers.filter((a) => a.status === 429).every((a) => a.requestsRemaining === 0), 'every refusal, from any instance, shows the fleet\'s bucket empty');
   t.ok(answers.every((a) => a.requestsLimit === 30), 'every answer states the fleet\'s limit, not an instance\'s share');
   // Each acquire takes one request from the one bucket: the remaining counts handed out are 29 down to 0, once each.
   const remaining = allowed.map((a) => a.requestsRemaining ?? -1).sort((a, b) => b - a);

@@ -1,12 +1,14 @@
 // The shared rate limiter: the same token buckets as MemoryRateLimiter, kept in Redis and updated
 // by atomic scripts on the Redis server's clock: one per key for the acquires made in one turn of the
 // event loop (decided in order), which also applies the settles of the key made since the last; the
-// settles no acquire came for within SETTLE_DELAY_MS go alone.
+// settles no acquire came for within SETTLE_DELAY_MS go alone. A busy key's script also leases a few
+// requests to this instance (lease.ts), which decides the key's next ones without a round trip.
 import type { LimitDecision, LimitRequest, LimitScope, LimitStatus, LimitWindow, RateLimiter, Reservation } from '../limiter.js';
 import type { RateLimits } from '../../../keys/rate-limits.js';
 import type { ReservationData } from '../memory-limiter.js';
 import { customerEntry, keyEntry, assertPrefix } from './keys.js';
 import { ACQUIRE_REPLY, ACQUIRE_SCRIPT, SETTLE_SCRIPT, type LuaScript } from './scripts.js';
+import { Lease, LEASE_DIVISOR, LEASE_TTL_MS, leaseWanted } from './lease.js';
 import { TurnBatcher } from './turn-batcher.js';
 import { PendingSettles, type SettleBatch } from './pending-settles.js';
 
@@ -33,11 +35,26 @@ export interface RedisRateLimiterOptions {
   now?: () => number;
   /** Tests only: how long settles wait (SETTLE_DELAY_MS); Infinity leaves them to flushSettles(). */
   settleDelayMs?: number;
+  /** The live instances (a lease is a share of a bucket's level over them); 1 when not given. */
+  instances?: { readonly liveInstances: number };
+  /** False: no leases, every acquire asks Redis (tests comparing the arithmetic step by step). */
+  leases?: boolean;
+  /** Tests only: the clock of a lease's life (milliseconds, monotonic); performance.now by default. */
+  leaseClock?: () => number;
 }
 
 /** The same plain data as an in-process reservation, marked as Redis's own (FallbackLimiter routes by it). */
 export class RedisReservation implements Reservation {
   constructor(readonly data: ReservationData) {}
+}
+
+/** What this instance keeps per key: its lease and how busy the key is. */
+interface KeyState {
+  readonly entries: [string, string];
+  lease: Lease | null;
+  /** Acquires of the key since its last script went. */
+  acquires: number;
+  lastScriptAt: number;
 }
 
 /** The acquire script's reply: ACQUIRE_REPLY values per acquire, positions as documented on ACQUIRE_SCRIPT. */
@@ -48,9 +65,14 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly now: (() => number) | undefined;
   private readonly pending: PendingSettles;
   /** The acquires of one turn, one script per key. */
-  private readonly acquires: TurnBatcher<[string, string], LimitRequest, LimitDecision>;
-  /** Settles sent alone and not answered yet (flushSettles waits for them). */
+  private readonly acquires: TurnBatcher<KeyState, LimitRequest, LimitDecision>;
+  /** Settles and leases sent alone and not answered yet (flushSettles waits for them). */
   private readonly sending = new Set<Promise<unknown>>();
+  private readonly keys = new Map<string, KeyState>();
+  private readonly useLeases: boolean;
+  private readonly instances: { readonly liveInstances: number };
+  private readonly leaseClock: () => number;
+  private sweepTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly redis: ScriptRunner,
@@ -64,22 +86,77 @@ export class RedisRateLimiter implements RateLimiter {
       maxPerKey: MAX_SETTLES_PER_SCRIPT,
       send: (batch) => this.sendSettles(batch),
     });
-    this.acquires = new TurnBatcher({ maxPerSend: MAX_ACQUIRES_PER_SCRIPT, send: (entries, requests) => this.sendAcquires(entries, requests) });
+    this.acquires = new TurnBatcher({
+      maxPerSend: MAX_ACQUIRES_PER_SCRIPT,
+      send: (_state, requests) => this.sendAcquires(requests),
+      // A leased key's acquires wait for its script in flight, which brings the next lease; the others go
+      // at once, as each instance's acquires of a small limit race fairly for the last requests.
+      waitsForAnswer: (state) => state.lease !== null,
+    });
+    this.useLeases = options.leases ?? true;
+    this.instances = options.instances ?? { liveInstances: 1 };
+    this.leaseClock = options.leaseClock ?? (() => performance.now());
   }
 
-  /** Decided with the other acquires of the key made in the same turn, in order, in one script. */
-  acquire(r: LimitRequest): Promise<LimitDecision> {
-    const entries = this.entries(r.customerId, r.keyId);
-    return this.acquires.add(entries[0], entries, r);
+  /**
+   * From this instance's lease of the key when it covers the request (no round trip), else decided with
+   * the other acquires of the key made in the same turn, in order, in one script.
+   */
+  acquire(r: LimitRequest): LimitDecision | Promise<LimitDecision> {
+    const state = this.stateOf(r.customerId, r.keyId);
+    state.acquires++;
+    const lease = state.lease;
+    if (lease !== null && lease.covers(r, this.leaseClock())) return fromLease(lease, r);
+    return this.acquires.add(r.keyId, state, r);
   }
 
-  private async sendAcquires(entries: [string, string], requests: LimitRequest[]): Promise<LimitDecision[]> {
-    const args = [this.pinnedNow(), String(requests.length)];
-    for (const r of requests) args.push(String(r.tokens), ...limitArgs(r.keyLimits, r.customerLimits));
+  private async sendAcquires(requests: LimitRequest[]): Promise<LimitDecision[]> {
+    // The key's state now (the batch's may have been swept since, if the key was quiet before).
+    const state = this.stateOf(requests[0].customerId, requests[0].keyId);
+    const entries = state.entries;
+    const now = this.leaseClock();
+    // Acquires that waited for the key's previous script may fit the lease it brought.
+    const decisions: LimitDecision[] = [];
+    while (decisions.length < requests.length && state.lease !== null && state.lease.covers(requests[decisions.length], now)) {
+      decisions.push(fromLease(state.lease, requests[decisions.length]));
+    }
+    if (decisions.length === requests.length) return decisions;
+    const asked = decisions.length === 0 ? requests : requests.slice(decisions.length);
+    const last = asked[asked.length - 1];
+    const want = this.useLeases ? leaseWanted(state.acquires, now - state.lastScriptAt) : 0;
+    const args = [this.pinnedNow(), String(asked.length), String(want), String(last.tokens), String(LEASE_DIVISOR * Math.max(1, this.instances.liveInstances))];
+    // A lease still usable stays (its tokens take settles meanwhile) and joins the one this script
+    // grants (keepLease); one past its life or taken under other limits goes back in this script.
+    const held = state.lease;
+    const keep = held !== null && held.live(now) && held.takenUnder(last.keyLimits, last.customerLimits);
+    for (const arg of giveBackArgs(keep ? null : held)) args.push(arg);
+    if (!keep) state.lease = null;
+    state.acquires = 0;
+    state.lastScriptAt = now;
+    for (const r of asked) args.push(String(r.tokens), ...limitArgs(r.keyLimits, r.customerLimits));
     // The settles carried are lost with the call if it fails, as one sent alone would be.
     for (const arg of this.pending.take(entries[0])) args.push(arg);
     const reply = (await this.redis.evalScript(ACQUIRE_SCRIPT, entries, args)) as AcquireReply;
-    return requests.map((r, i) => decisionFrom(reply, i * ACQUIRE_REPLY, r));
+    for (let i = 0; i < asked.length; i++) decisions.push(decisionFrom(reply, i * ACQUIRE_REPLY, asked[i]));
+    this.keepLease(this.stateOf(last.customerId, last.keyId), last, reply, asked.length * ACQUIRE_REPLY);
+    return decisions;
+  }
+
+  /** The lease a script granted, if any, becomes the key's, with what the one it replaces still holds. */
+  private keepLease(state: KeyState, last: LimitRequest, reply: AcquireReply, at: number): void {
+    const leased = Number(reply[at]);
+    if (!(leased >= 1)) return;
+    const shared: LimitStatus = { requests: windowFrom(reply, at + 1), tokens: windowFrom(reply, at + 4) };
+    const now = this.leaseClock();
+    let requests = leased;
+    let tokens = leased * last.tokens;
+    const old = state.lease;
+    if (old !== null && old.live(now) && old.takenUnder(last.keyLimits, last.customerLimits)) {
+      const kept = old.retire();
+      requests += kept.requests;
+      tokens += kept.tokens;
+    } else if (old !== null) this.giveBack(state.entries, old);
+    state.lease = new Lease(last.keyLimits, last.customerLimits, requests, tokens, shared, now + LEASE_TTL_MS);
   }
 
   /** Queues the settle for the next acquire of its key, or for the delay's end (nothing is awaited). */
@@ -89,6 +166,11 @@ export class RedisRateLimiter implements RateLimiter {
     // Only token buckets are settled (a request's requests token is spent for good): without a tpm
     // limit on the key or its customer the script would change nothing, so nothing is queued.
     if ((r.keyLimits.tpm ?? null) === null && (r.customerLimits?.tpm ?? null) === null) return;
+    // While the key holds a lease taken under the same limits, the settle stays in it (Lease.absorb).
+    const lease = this.keys.get(r.keyId)?.lease ?? null;
+    if (lease !== null && lease.takenUnder(r.keyLimits, r.customerLimits) && sameReserved(r)) {
+      if (lease.absorb(Math.max(r.keyTokens, r.customerTokens), usedTokens, this.leaseClock())) return;
+    }
     this.pending.add(this.entries(r.customerId, r.keyId), [
       String(usedTokens),
       String(r.keyTokens),
@@ -97,10 +179,58 @@ export class RedisRateLimiter implements RateLimiter {
     ]);
   }
 
-  /** Sends every queued settle now and waits for them (a graceful stop; tests). */
+  /** Sends every queued settle and gives back every lease now, and waits for them (a graceful stop; tests). */
   async flushSettles(): Promise<void> {
+    if (this.sweepTimer !== null) clearTimeout(this.sweepTimer);
+    this.sweepTimer = null;
+    for (const state of this.keys.values()) {
+      if (state.lease !== null) this.giveBack(state.entries, state.lease);
+    }
+    this.keys.clear();
     this.pending.flush();
     await Promise.all([...this.sending]);
+  }
+
+  /** By key id alone: a key belongs to one customer. */
+  private stateOf(customerId: string, keyId: string): KeyState {
+    let state = this.keys.get(keyId);
+    if (state === undefined) {
+      state = { entries: this.entries(customerId, keyId), lease: null, acquires: 0, lastScriptAt: -Infinity };
+      this.keys.set(keyId, state);
+      this.armSweep();
+    }
+    return state;
+  }
+
+  /** A lease ended before another script of its key: the acquire script with no acquire, carrying the key's settles too. */
+  private giveBack(entries: readonly [string, string], lease: Lease): void {
+    const back = giveBackArgs(lease);
+    if (back === NOTHING_BACK) return;
+    const args = [this.pinnedNow(), '0', '0', '0', '1', ...back];
+    for (const arg of this.pending.take(entries[0])) args.push(arg);
+    const sent = this.redis
+      .evalScript(ACQUIRE_SCRIPT, [...entries], args)
+      .catch(() => {})
+      .finally(() => this.sending.delete(sent));
+    this.sending.add(sent);
+  }
+
+  /** Gives back the leases past their life and forgets the keys quiet since (a timer while any key is kept). */
+  private armSweep(): void {
+    if (this.sweepTimer !== null) return;
+    this.sweepTimer = setTimeout(() => {
+      this.sweepTimer = null;
+      const now = this.leaseClock();
+      for (const [name, state] of this.keys) {
+        if (state.lease !== null && now >= state.lease.expiresAt) {
+          this.giveBack(state.entries, state.lease);
+          state.lease = null;
+        }
+        if (state.lease === null && now - state.lastScriptAt >= LEASE_TTL_MS) this.keys.delete(name);
+      }
+      if (this.keys.size > 0) this.armSweep();
+    }, LEASE_TTL_MS);
+    this.sweepTimer.unref();
   }
 
   private sendSettles(batch: SettleBatch): void {
@@ -125,6 +255,27 @@ export class RedisRateLimiter implements RateLimiter {
 function limitArgs(key: RateLimits, customer: RateLimits | null): string[] {
   const arg = (limit: number | null | undefined) => (limit === null || limit === undefined ? '' : String(limit));
   return [arg(key.rpm), arg(key.tpm), arg(customer?.rpm), arg(customer?.tpm)];
+}
+
+const NOTHING_BACK: readonly string[] = ['0', '0', '', '', '', ''];
+
+/** Ends the lease; its part of the acquire script's head: what it held and the limits it was taken under. */
+function giveBackArgs(lease: Lease | null): readonly string[] {
+  if (lease === null) return NOTHING_BACK;
+  const held = lease.retire();
+  if (held.requests <= 0 && held.tokens <= 0) return NOTHING_BACK;
+  return [String(held.requests), String(held.tokens), ...limitArgs(lease.keyLimits, lease.customerLimits)];
+}
+
+function fromLease(lease: Lease, r: LimitRequest): LimitDecision {
+  const { keyTokens, customerTokens } = lease.take(r);
+  const data: ReservationData = { keyId: r.keyId, keyTokens, customerId: r.customerId, customerTokens, keyLimits: r.keyLimits, customerLimits: r.customerLimits };
+  return { allowed: true, reservation: new RedisReservation(data), status: lease.status() };
+}
+
+/** Whether the key's and the customer's token buckets reserved the same (or only one has one): a lease moves both alike. */
+function sameReserved(r: ReservationData): boolean {
+  return r.keyTokens === r.customerTokens || r.keyLimits.tpm === null || (r.customerLimits?.tpm ?? null) === null;
 }
 
 /** Lua prints infinity as 'inf' (a zero limit never refills). */

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { BUCKET_LUA } from './bucket-lua.js';
 import { SETTLE_ARGS } from './pending-settles.js';
+import { MIN_LEASE_REQUESTS } from './lease.js';
 
 export interface LuaScript {
   readonly source: string;
@@ -49,19 +50,52 @@ end
 /** Values per acquire in the acquire script's arguments and in its reply. */
 export const ACQUIRE_ARGS = 5;
 export const ACQUIRE_REPLY = 11;
+/** The acquire script's arguments before the acquires: pinnedNow, count, then the lease asked for and the one given back. */
+export const ACQUIRE_HEAD = 2 + 3 + 6;
+/** Appended to the acquire script's reply: the lease granted (requests) and the windows after it. */
+export const LEASE_REPLY = 7;
+
+/**
+ * A lease given back (lease.ts): what an instance held of a key's and its customer's buckets and did not
+ * use. ARGV from `from`: requests, tokens, then the limits it was taken under (keyRpm, keyTpm, customerRpm,
+ * customerTpm); only the buckets limited then get theirs back. A missing entry is full: nothing to give.
+ */
+const GIVE_BACK_LUA = `
+local function giveBack(entryKey, requests, tokens, rpm, tpm, now)
+  if rpm == nil and tpm == nil then return end
+  local e = entryOf(entryKey)
+  if not exists(e) then return end
+  if rpm ~= nil and requests > 0 and e.requests ~= nil then take(e.requests, -requests, now); e.changed = true end
+  if tpm ~= nil and tokens > 0 and e.tokens ~= nil then take(e.tokens, -tokens, now); e.changed = true end
+end
+
+local function applyGiveBack(from, now)
+  local requests, tokens = tonumber(ARGV[from]), tonumber(ARGV[from + 1])
+  if requests <= 0 and tokens <= 0 then return end
+  giveBack(KEYS[1], requests, tokens, limitOf(ARGV[from + 2]), limitOf(ARGV[from + 3]), now)
+  giveBack(KEYS[2], requests, tokens, limitOf(ARGV[from + 4]), limitOf(ARGV[from + 5]), now)
+end
+`;
 
 /**
  * A batch of acquires of one key and customer, decided one after the other in this order, atomically.
- * ARGV: pinnedNow ('' = server TIME), the count N, then ACQUIRE_ARGS per acquire (tokens, keyRpm, keyTpm,
+ * ARGV (ACQUIRE_HEAD values first): pinnedNow ('' = server TIME), the count N, the lease asked for (requests
+ * wanted, the tokens of each, the divisor: LEASE_DIVISOR times the live instances), the lease given back
+ * (GIVE_BACK_LUA: 6 values, '0' '0' when none), then ACQUIRE_ARGS per acquire (tokens, keyRpm, keyTpm,
  * customerRpm, customerTpm; '' = none), then the settles of this key and customer that waited
- * (SETTLES_LUA; '0' when none), applied first, as if each had been sent alone just before.
+ * (SETTLES_LUA; '0' when none). The lease given back and the settles are applied first, as if each had
+ * been sent alone just before.
  * Returns ACQUIRE_REPLY values per acquire, in order: [allowed '1'|'0', scope, retryAfterMs, keyTokens,
- * customerTokens, reqLimit, reqRemaining, reqResetMs, tokLimit, tokRemaining, tokResetMs] ('' = no window).
+ * customerTokens, reqLimit, reqRemaining, reqResetMs, tokLimit, tokRemaining, tokResetMs] ('' = no window),
+ * then LEASE_REPLY values: the requests leased (each with the tokens asked; '0': none) and the six window
+ * values as the lease left them. A lease is granted only when the last acquire was allowed, holds at most
+ * the level of each limited bucket over the divisor, and at least MIN_LEASE_REQUESTS (else none).
  */
-export const ACQUIRE_SCRIPT = luaScript(`${BUCKET_LUA}${SETTLES_LUA}
+export const ACQUIRE_SCRIPT = luaScript(`${BUCKET_LUA}${SETTLES_LUA}${GIVE_BACK_LUA}
 local now = clock(ARGV[1])
 local count = tonumber(ARGV[2])
-applySettles(3 + count * ${ACQUIRE_ARGS}, now)
+applyGiveBack(6, now)
+applySettles(${ACQUIRE_HEAD + 1} + count * ${ACQUIRE_ARGS}, now)
 
 -- A reservation larger than the whole bucket could never pass; it reserves the bucket instead.
 local function clampTo(e, tokens)
@@ -109,6 +143,9 @@ local function status(out, key, customer)
   end
 end
 
+-- The entries and outcome of the batch's last acquire: what a lease is taken from, and when.
+local lastKey, lastCustomer, lastAllowed = nil, nil, false
+
 local function acquire(at, out)
   local tokens = tonumber(ARGV[at])
   local keyRpm, keyTpm = limitOf(ARGV[at + 1]), limitOf(ARGV[at + 2])
@@ -136,13 +173,43 @@ local function acquire(at, out)
     table.insert(out, whole(keyTokens)); table.insert(out, whole(customerTokens))
   end
   status(out, key, customer)
+  lastKey, lastCustomer, lastAllowed = key, customer, keyWait <= 0 and customerWait <= 0
   -- A refused request still keeps its entries (created full, or resized), as the in-process limiter does.
   if key ~= nil then key.changed = true end
   if customer ~= nil then customer.changed = true end
 end
 
 local out = {}
-for i = 0, count - 1 do acquire(3 + i * ${ACQUIRE_ARGS}, out) end
+for i = 0, count - 1 do acquire(${ACQUIRE_HEAD + 1} + i * ${ACQUIRE_ARGS}, out) end
+
+-- How many leased requests of 'each' tokens an entry's limited buckets allow: a share of their level.
+local function room(e, n, each, divisor)
+  if e == nil then return n end
+  if e.requests ~= nil then n = math.min(n, math.floor(available(e.requests, now) / divisor)) end
+  if e.tokens ~= nil and each > 0 then n = math.min(n, math.floor(available(e.tokens, now) / (each * divisor))) end
+  return n
+end
+
+local function hold(e, n, each)
+  if e == nil then return end
+  if e.requests ~= nil then take(e.requests, n, now) end
+  if e.tokens ~= nil then take(e.tokens, n * each, now) end
+  e.changed = true
+end
+
+local leased = 0
+local want, each, divisor = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+if lastAllowed and want > 0 then
+  leased = room(lastCustomer, room(lastKey, want, each, divisor), each, divisor)
+  if leased >= ${MIN_LEASE_REQUESTS} then
+    hold(lastKey, leased, each)
+    hold(lastCustomer, leased, each)
+  else
+    leased = 0
+  end
+end
+table.insert(out, whole(leased))
+status(out, lastKey, lastCustomer)
 saveChanged()
 return out
 `);

@@ -32,7 +32,7 @@ export async function startSharedLimiter(url: string, prefix: string, metrics: G
   metrics.sharedStoreUp('redis', redis.up);
   const registry = new InstanceRegistry(redis, { prefix });
   await registry.start();
-  const shared = new RedisRateLimiter(redis, { prefix });
+  const shared = new RedisRateLimiter(redis, { prefix, instances: registry });
   const limiter = new FallbackLimiter(shared, redis, registry, {
     onFallbackDecision: () => metrics.rateLimitFallback(),
     log: (event, detail) => {

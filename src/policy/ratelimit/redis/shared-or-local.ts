@@ -20,7 +20,16 @@ export class SharedOrLocal {
 
   decide<T>(shared: () => T | Promise<T>, local: () => T | Promise<T>): T | Promise<T> {
     if (!this.store.up) return this.fallback(local, 'redis down');
-    return this.viaShared(shared, local);
+    // A shared decision taken without a round trip (the rate limiter's lease) stays synchronous.
+    let decision: T | Promise<T>;
+    try {
+      decision = shared();
+    } catch (err) {
+      return this.fallback(local, errorMessage(err));
+    }
+    if (decision instanceof Promise) return this.viaShared(decision, local);
+    this.sharing();
+    return decision;
   }
 
   /** Settles with whichever decided; one owed to Redis is dropped while it is down, and its failure ignored. */
@@ -32,18 +41,22 @@ export class SharedOrLocal {
     if (settled instanceof Promise) return settled.catch(() => {});
   }
 
-  private async viaShared<T>(shared: () => T | Promise<T>, local: () => T | Promise<T>): Promise<T> {
+  private async viaShared<T>(pending: Promise<T>, local: () => T | Promise<T>): Promise<T> {
     let decision: T;
     try {
-      decision = await shared();
+      decision = await pending;
     } catch (err) {
       return this.fallback(local, errorMessage(err));
     }
+    this.sharing();
+    return decision;
+  }
+
+  private sharing(): void {
     if (this.inFallback) {
       this.inFallback = false;
       this.report('resumed', 'redis answering');
     }
-    return decision;
   }
 
   private fallback<T>(local: () => T | Promise<T>, reason: string): T | Promise<T> {

@@ -1,8 +1,10 @@
-// Calls made in one turn of the event loop, gathered per key and sent together at its end. The Redis
-// client writes what it is given from a setImmediate anyway, so a batch waits no longer than a lone
-// call would; under load the acquires of a busy key that arrive in the same turn then cost one script,
-// one write and one reply instead of one each (the write and read system calls were the largest part of
-// a limited request's cost in profiles).
+// Calls made in one turn of the event loop, gathered per key and sent together at its end; for a key the
+// caller says should (waitsForAnswer), while its send is unanswered its next calls wait for the answer and
+// then go together. The Redis client writes what it is given from a setImmediate anyway, so a lone call
+// waits no longer than it would alone; under load the acquires of a busy key cost one script, one write
+// and one reply per round trip instead of one each (the write and read system calls were the largest part
+// of a limited request's cost in profiles), and the answer they waited for may bring a lease that decides
+// them with no script at all.
 
 interface Waiting<Item, Result> {
   readonly item: Item;
@@ -20,11 +22,16 @@ export interface TurnBatcherOptions<Context, Item, Result> {
   maxPerSend: number;
   /** One result per item, in order; a rejection rejects every item of the send. */
   send: (context: Context, items: Item[]) => Promise<Result[]>;
+  /** Whether the key's calls wait for its unanswered send (asked when they would go); never, if not given. */
+  waitsForAnswer?: (context: Context) => boolean;
 }
 
 export class TurnBatcher<Context, Item, Result> {
-  private batches = new Map<string, Batch<Context, Item, Result>>();
+  /** Calls not sent yet, per key; insertion order is the order of sending. */
+  private readonly batches = new Map<string, Batch<Context, Item, Result>>();
   private scheduled = false;
+  /** Sends unanswered, per key. */
+  private readonly inFlight = new Map<string, number>();
 
   constructor(private readonly options: TurnBatcherOptions<Context, Item, Result>) {}
 
@@ -35,27 +42,47 @@ export class TurnBatcher<Context, Item, Result> {
       batch = { context, waiting: [] };
       this.batches.set(key, batch);
     }
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(this.sendAll);
-    }
+    if (!this.waits(key, batch.context)) this.schedule();
     const waiting = batch.waiting;
     return new Promise((resolve, reject) => {
       waiting.push({ item, resolve, reject });
     });
   }
 
+  private waits(key: string, context: Context): boolean {
+    return this.inFlight.has(key) && (this.options.waitsForAnswer?.(context) ?? false);
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(this.sendAll);
+  }
+
   private readonly sendAll = (): void => {
     this.scheduled = false;
-    const batches = this.batches;
-    this.batches = new Map();
     const max = this.options.maxPerSend;
-    for (const batch of batches.values()) {
-      for (let from = 0; from < batch.waiting.length; from += max) this.send(batch.context, batch.waiting.slice(from, from + max));
+    for (const [key, batch] of this.batches) {
+      if (this.waits(key, batch.context)) continue;
+      this.batches.delete(key);
+      for (let from = 0; from < batch.waiting.length; from += max) {
+        this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
+        this.send(batch.context, batch.waiting.slice(from, from + max), () => this.answered(key));
+      }
     }
   };
 
-  private send(context: Context, waiting: Array<Waiting<Item, Result>>): void {
+  private answered(key: string): void {
+    const left = (this.inFlight.get(key) ?? 1) - 1;
+    if (left > 0) {
+      this.inFlight.set(key, left);
+      return;
+    }
+    this.inFlight.delete(key);
+    if (this.batches.has(key)) this.schedule();
+  }
+
+  private send(context: Context, waiting: Array<Waiting<Item, Result>>, done: () => void): void {
     let sent: Promise<Result[]>;
     try {
       sent = this.options.send(
@@ -67,9 +94,11 @@ export class TurnBatcher<Context, Item, Result> {
     }
     sent.then(
       (results) => {
+        done();
         for (let i = 0; i < waiting.length; i++) waiting[i].resolve(results[i]);
       },
       (err: unknown) => {
+        done();
         for (const w of waiting) w.reject(err);
       },
     );

@@ -1,6 +1,8 @@
 // Shared by the Redis tests: where Redis is, a key prefix of this run's own, and the cleanup.
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
+import type { Test } from 'tap';
+import { GuardedRedis } from '../../../../../src/policy/ratelimit/redis/guarded-redis.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -35,4 +37,18 @@ export async function deleteKeys(client: AdminClient, prefix: string): Promise<n
     if (keys.length > 0) deleted += await client.del(keys);
   }
   return deleted;
+}
+
+/** A started GuardedRedis, an admin client and a prefix of the test's own, all cleaned up when the test ends. */
+export async function guardedRedisFor(t: Test): Promise<{ admin: AdminClient; prefix: string; redis: GuardedRedis }> {
+  const admin = await adminClient();
+  const prefix = testPrefix();
+  const redis = new GuardedRedis({ url: REDIS_URL });
+  t.ok(await redis.start(), `connects to ${REDIS_URL}`);
+  t.teardown(async () => {
+    await redis.close();
+    await deleteKeys(admin, prefix);
+    await admin.close();
+  });
+  return { admin, prefix, redis };
 }

@@ -52,3 +52,72 @@ t.test('a send that throws at once rejects its items too', async (t) => {
   });
   await t.rejects(batcher.add('k', 'K', 1), /bad arguments/);
 });
+
+function answeredByHand(waitsForAnswer: (context: string) => boolean) {
+  const answers = new Map<string, () => void>();
+  const sends: Array<{ context: string; items: number[] }> = [];
+  const batcher = new TurnBatcher<string, number, number>({
+    maxPerSend: 10,
+    send: (context, items) => {
+      sends.push({ context, items });
+      return new Promise((resolve) => answers.set(`${context}:${items[0]}`, () => resolve(items)));
+    },
+    waitsForAnswer,
+  });
+  return { answers, sends, batcher };
+}
+
+t.test("a key whose calls wait: while its send is unanswered its next calls wait, then go together; other keys do not wait", async (t) => {
+  const { answers, sends, batcher } = answeredByHand((context) => context === 'A');
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+  const first = batcher.add('a', 'A', 1);
+  await turn();
+  t.same(sends, [{ context: 'A', items: [1] }], 'the first call goes at the end of its turn');
+  const second = batcher.add('a', 'A', 2);
+  await turn();
+  const third = batcher.add('a', 'A', 3);
+  const other = batcher.add('b', 'B', 9);
+  await turn();
+  await turn();
+  t.same(sends, [{ context: 'A', items: [1] }, { context: 'B', items: [9] }], 'a waits for its answer; b goes at once');
+  answers.get('A:1')!();
+  t.same(await first, 1);
+  await turn();
+  t.same(sends.slice(2), [{ context: 'A', items: [2, 3] }], 'the calls that waited go in one send after the answer');
+  answers.get('A:2')!();
+  answers.get('B:9')!();
+  t.same(await Promise.all([second, third, other]), [2, 3, 9]);
+});
+
+t.test('a key whose calls do not wait sends each turn, answered or not', async (t) => {
+  const { answers, sends, batcher } = answeredByHand(() => false);
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+  const first = batcher.add('a', 'A', 1);
+  await turn();
+  const second = batcher.add('a', 'A', 2);
+  await turn();
+  t.same(sends.map((s) => s.items), [[1], [2]], 'the second went without waiting for the first');
+  answers.get('A:1')!();
+  answers.get('A:2')!();
+  t.same(await Promise.all([first, second]), [1, 2]);
+});
+
+t.test('a failed send lets the calls that waited behind it go', async (t) => {
+  let calls = 0;
+  const batcher = new TurnBatcher<string, number, number>({
+    maxPerSend: 10,
+    waitsForAnswer: () => true,
+    send: async (_context, items) => {
+      calls++;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (items[0] === 1) throw new Error('timeout');
+      return items;
+    },
+  });
+  const failed = batcher.add('k', 'K', 1);
+  await new Promise((resolve) => setImmediate(resolve));
+  const waited = batcher.add('k', 'K', 2);
+  await t.rejects(failed, /timeout/);
+  t.equal(await waited, 2, 'the next send went after the failure');
+  t.equal(calls, 2);
+});

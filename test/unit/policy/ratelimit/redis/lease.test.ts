@@ -1,0 +1,75 @@
+// A lease on its own (no Redis): what it covers, what a request takes from it, the settles it takes in,
+// the windows it shows, and how many requests a key asks for.
+import t from 'tap';
+import { Lease, LEASE_TTL_MS, leaseWanted, MAX_LEASE_REQUESTS } from '../../../../../src/policy/ratelimit/redis/lease.js';
+import type { LimitRequest } from '../../../../../src/policy/ratelimit/limiter.js';
+import type { RateLimits } from '../../../../../src/keys/rate-limits.js';
+
+const keyLimits: RateLimits = { rpm: 6000, tpm: 600_000 };
+const request = (tokens: number, limits: RateLimits = keyLimits): LimitRequest => ({ keyId: 'k', keyLimits: limits, customerId: 'c', customerLimits: null, tokens });
+const shared = { requests: { limit: 6000, remaining: 5000, resetMs: 10_000 }, tokens: { limit: 600_000, remaining: 500_000, resetMs: 10_000 } };
+
+t.test('covers a request in time, under the same limits, while requests and tokens last', async (t) => {
+  const lease = new Lease(keyLimits, null, 2, 300, shared, 1000);
+  const cases: Array<[string, LimitRequest, number, boolean]> = [
+    ['fits', request(100), 0, true],
+    ['tokens exactly', request(300), 999, true],
+    ['too many tokens', request(301), 0, false],
+    ['expired', request(1), 1000, false],
+    ['other key limits', request(1, { rpm: 6000, tpm: 500_000 }), 0, false],
+    ['a customer limit now', { ...request(1), customerLimits: { rpm: 10, tpm: null } }, 0, false],
+  ];
+  for (const [name, r, now, expected] of cases) t.equal(lease.covers(r, now), expected, name);
+  lease.take(request(100));
+  lease.take(request(100));
+  t.equal(lease.covers(request(1), 0), false, 'no request left');
+  t.equal(lease.live(0), true, 'still live: it takes settles');
+});
+
+t.test('a request takes one request and its tokens, reserved by each limited bucket', async (t) => {
+  const lease = new Lease(keyLimits, { rpm: null, tpm: 1_000_000 }, 5, 1000, shared, 1000);
+  t.same(lease.take(request(100, keyLimits)), { keyTokens: 100, customerTokens: 100 });
+  const rpmOnly = new Lease({ rpm: 60, tpm: null }, null, 5, 0, { requests: shared.requests, tokens: null }, 1000);
+  t.equal(rpmOnly.covers(request(10_000, { rpm: 60, tpm: null }), 0), true, 'no token limit: any size fits');
+  t.same(rpmOnly.take(request(10_000, { rpm: 60, tpm: null })), { keyTokens: 0, customerTokens: 0 });
+  t.equal(rpmOnly.requests, 4);
+});
+
+t.test('settles come back into the lease; a debt it cannot pay goes elsewhere', async (t) => {
+  const lease = new Lease(keyLimits, null, 4, 400, shared, 1000);
+  lease.take(request(100));
+  t.equal(lease.tokens, 300);
+  t.equal(lease.absorb(100, 40, 0), true, '60 unused come back');
+  t.equal(lease.tokens, 360);
+  t.equal(lease.absorb(100, 400, 0), true, 'a debt of 300 is paid from it');
+  t.equal(lease.tokens, 60);
+  t.equal(lease.absorb(100, 200, 0), false, 'a debt of 100 is more than it holds');
+  t.equal(lease.tokens, 60, 'and nothing changed');
+  t.equal(lease.absorb(100, 0, 1000), false, 'not once expired');
+  t.same(lease.retire(), { requests: 3, tokens: 60 }, 'retiring hands over what it holds');
+  t.equal(lease.absorb(100, 0, 0), false, 'not once retired');
+  t.equal(lease.covers(request(1), 0), false);
+});
+
+t.test('the windows shown: the fleet as Redis left it plus what the lease holds', async (t) => {
+  const lease = new Lease(keyLimits, null, 10, 1000, shared, 1000);
+  t.same(lease.status(), {
+    requests: { limit: 6000, remaining: 5010, resetMs: 9900 },
+    tokens: { limit: 600_000, remaining: 501_000, resetMs: 9900 },
+  });
+  lease.take(request(1000));
+  t.same(lease.status().requests, { limit: 6000, remaining: 5009, resetMs: 9910 }, 'one fewer per request');
+  t.equal(lease.status().tokens?.remaining, 500_000);
+});
+
+t.test('a key asks for a lease only when asked for again within a lease life', async (t) => {
+  const cases: Array<[number, number, number]> = [
+    [1, LEASE_TTL_MS, 0],
+    [500, LEASE_TTL_MS + 1, 0],
+    [3, 0, 0],
+    [4, 0, 8],
+    [30, 10, 60],
+    [10_000, 10, MAX_LEASE_REQUESTS],
+  ];
+  for (const [acquires, ms, wanted] of cases) t.equal(leaseWanted(acquires, ms), wanted, `${acquires} acquires, ${ms} ms since the last script`);
+});
