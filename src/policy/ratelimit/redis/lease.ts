@@ -1,10 +1,11 @@
 // A lease: requests and tokens this instance took out of a busy key's shared buckets in advance (the
 // acquire script grants it after deciding its batch), so the key's next requests are decided here with
-// no round trip. What a lease holds is already gone from the buckets in Redis, so the fleet can never
-// accept more than the buckets allow: every accepted request was paid for in Redis, by itself or in a
-// lease. What a lease costs is precision the other way: while one instance holds requests it does not
-// use, the others see that much less. So a lease is small against what is left (the script caps it by
-// the bucket's level over LEASE_DIVISOR times the live instances), short (LEASE_TTL_MS), only for a key
+// no round trip. What a lease holds is already gone from the buckets in Redis, and the buckets do not
+// refill into it while it may be used (the entry records what leases hold: bucket-lua.ts), so the fleet
+// never accepts more than one bucket alone would. What a lease costs is precision the other way: while
+// one instance holds requests it does not use, the others see that much less. So a lease is small against
+// what is left (the script caps it by the bucket's level over LEASE_DIVISOR times the live instances),
+// short (LEASE_TTL_MS from before its script was sent, so never longer after the grant), only for a key
 // asked for again within that time, and what it still holds goes back with the key's next script.
 import type { RateLimits } from '../../../keys/rate-limits.js';
 import type { LimitRequest, LimitStatus, LimitWindow } from '../limiter.js';
@@ -27,20 +28,33 @@ export class Lease {
   private readonly tokensLimited: boolean;
   /** Given back (or on its way): no longer decides or absorbs anything. */
   private retired = false;
+  /** Requests and tokens left to decide requests with. */
+  requests: number;
+  tokens: number;
+  /**
+   * Tokens settles gave back (reserved, not used): they go back to the buckets with the lease, and are
+   * not used meanwhile (they were never part of what Redis counts as held by leases).
+   */
+  refunds = 0;
 
   constructor(
     /** The limits the lease was taken under: a request under others goes to Redis. */
     readonly keyLimits: RateLimits,
     readonly customerLimits: RateLimits | null,
-    /** Requests and tokens held, taken from every limited bucket of the key and of its customer alike. */
-    public requests: number,
-    public tokens: number,
+    /** The generation Redis granted it in (what giving it back names). */
+    readonly generation: string,
+    /** Requests and tokens granted, taken from every limited bucket of the key and of its customer alike. */
+    readonly grantedRequests: number,
+    readonly grantedTokens: number,
     /** The windows as Redis left them after granting the lease (what the rest of the fleet can still take). */
     private readonly shared: LimitStatus,
     readonly expiresAt: number,
   ) {
     this.tokensLimited = keyLimits.tpm !== null || (customerLimits?.tpm ?? null) !== null;
+    this.requests = grantedRequests;
+    this.tokens = grantedTokens;
   }
+
 
   /** Whether this request can be decided from the lease: in time, under the same limits, and it fits. */
   covers(r: LimitRequest, now: number): boolean {
@@ -68,22 +82,30 @@ export class Lease {
   }
 
   /**
-   * A settle of the key's, applied to the lease instead of Redis: tokens not used come back to it, a debt is
-   * paid from it, and all of it reaches Redis when the lease goes back. Whichever lease or script admitted
-   * the request, its tokens came out of the same buckets, so only the moment the buckets see the settle
-   * changes. The caller checks the limits (takenUnder) and that the key and the customer reserved alike.
-   * False when it cannot pay the debt (the settle goes to Redis).
+   * A settle of the key's, applied to the lease instead of Redis: tokens not used are kept to go back with
+   * it, a debt is paid from them or from its tokens, and all of it reaches Redis when the lease goes back.
+   * Whichever lease or script admitted the request, its tokens came out of the same buckets, so only the
+   * moment the buckets see the settle changes. The caller checks the limits (takenUnder) and that the key
+   * and the customer reserved alike. False when it cannot pay the debt (the settle goes to Redis).
    */
   absorb(reserved: number, used: number, now: number): boolean {
-    if (!this.live(now) || this.tokens + reserved - used < 0) return false;
-    this.tokens += reserved - used;
+    if (!this.live(now)) return false;
+    const back = reserved - used;
+    if (back >= 0) {
+      this.refunds += back;
+      return true;
+    }
+    const fromRefunds = Math.min(this.refunds, -back);
+    if (this.tokens < -back - fromRefunds) return false;
+    this.refunds -= fromRefunds;
+    this.tokens -= -back - fromRefunds;
     return true;
   }
 
   /** Ends the lease: what it still holds, to give back to Redis. */
   retire(): { requests: number; tokens: number } {
     this.retired = true;
-    return { requests: this.requests, tokens: this.tokens };
+    return { requests: this.requests, tokens: this.tokens + this.refunds };
   }
 
   /** The windows the headers show: the fleet's, as Redis left them, plus what this lease still holds. */

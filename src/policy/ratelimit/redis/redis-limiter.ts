@@ -52,6 +52,8 @@ export class RedisReservation implements Reservation {
 interface KeyState {
   readonly entries: [string, string];
   lease: Lease | null;
+  /** The key's last script granted a lease: its acquires wait for the script in flight, which may bring the next. */
+  leasing: boolean;
   /** Acquires of the key since its last script went. */
   acquires: number;
   lastScriptAt: number;
@@ -91,7 +93,7 @@ export class RedisRateLimiter implements RateLimiter {
       send: (_state, requests) => this.sendAcquires(requests),
       // A leased key's acquires wait for its script in flight, which brings the next lease; the others go
       // at once, as each instance's acquires of a small limit race fairly for the last requests.
-      waitsForAnswer: (state) => state.lease !== null,
+      waitsForAnswer: (state) => state.leasing,
     });
     this.useLeases = options.leases ?? true;
     this.instances = options.instances ?? { liveInstances: 1 };
@@ -125,12 +127,9 @@ export class RedisRateLimiter implements RateLimiter {
     const last = asked[asked.length - 1];
     const want = this.useLeases ? leaseWanted(state.acquires, now - state.lastScriptAt) : 0;
     const args = [this.pinnedNow(), String(asked.length), String(want), String(last.tokens), String(LEASE_DIVISOR * Math.max(1, this.instances.liveInstances))];
-    // A lease still usable stays (its tokens take settles meanwhile) and joins the one this script
-    // grants (keepLease); one past its life or taken under other limits goes back in this script.
-    const held = state.lease;
-    const keep = held !== null && held.live(now) && held.takenUnder(last.keyLimits, last.customerLimits);
-    for (const arg of giveBackArgs(keep ? null : held)) args.push(arg);
-    if (!keep) state.lease = null;
+    // The lease held goes back in this script, before its decisions; the script may grant the next.
+    for (const arg of giveBackArgs(state.lease)) args.push(arg);
+    state.lease = null;
     state.acquires = 0;
     state.lastScriptAt = now;
     for (const r of asked) args.push(String(r.tokens), ...limitArgs(r.keyLimits, r.customerLimits));
@@ -138,25 +137,22 @@ export class RedisRateLimiter implements RateLimiter {
     for (const arg of this.pending.take(entries[0])) args.push(arg);
     const reply = (await this.redis.evalScript(ACQUIRE_SCRIPT, entries, args)) as AcquireReply;
     for (let i = 0; i < asked.length; i++) decisions.push(decisionFrom(reply, i * ACQUIRE_REPLY, asked[i]));
-    this.keepLease(this.stateOf(last.customerId, last.keyId), last, reply, asked.length * ACQUIRE_REPLY);
+    this.keepLease(this.stateOf(last.customerId, last.keyId), last, reply, asked.length * ACQUIRE_REPLY, now);
     return decisions;
   }
 
-  /** The lease a script granted, if any, becomes the key's, with what the one it replaces still holds. */
-  private keepLease(state: KeyState, last: LimitRequest, reply: AcquireReply, at: number): void {
+  /**
+   * The lease a script granted, if any, becomes the key's. Its life counts from before the script was sent
+   * (`sentAt`), so it ends within a lease life of the grant, as Redis counts it (bucket-lua.ts).
+   */
+  private keepLease(state: KeyState, last: LimitRequest, reply: AcquireReply, at: number, sentAt: number): void {
     const leased = Number(reply[at]);
-    if (!(leased >= 1)) return;
-    const shared: LimitStatus = { requests: windowFrom(reply, at + 1), tokens: windowFrom(reply, at + 4) };
-    const now = this.leaseClock();
-    let requests = leased;
-    let tokens = leased * last.tokens;
-    const old = state.lease;
-    if (old !== null && old.live(now) && old.takenUnder(last.keyLimits, last.customerLimits)) {
-      const kept = old.retire();
-      requests += kept.requests;
-      tokens += kept.tokens;
-    } else if (old !== null) this.giveBack(state.entries, old);
-    state.lease = new Lease(last.keyLimits, last.customerLimits, requests, tokens, shared, now + LEASE_TTL_MS);
+    state.leasing = leased >= 1;
+    if (!state.leasing) return;
+    const shared: LimitStatus = { requests: windowFrom(reply, at + 2), tokens: windowFrom(reply, at + 5) };
+    // Another script of the key's in the same turn (a batch over MAX_ACQUIRES_PER_SCRIPT) granted one too.
+    if (state.lease !== null) this.giveBack(state.entries, state.lease);
+    state.lease = new Lease(last.keyLimits, last.customerLimits, reply[at + 1], leased, leased * last.tokens, shared, sentAt + LEASE_TTL_MS);
   }
 
   /** Queues the settle for the next acquire of its key, or for the delay's end (nothing is awaited). */
@@ -195,7 +191,7 @@ export class RedisRateLimiter implements RateLimiter {
   private stateOf(customerId: string, keyId: string): KeyState {
     let state = this.keys.get(keyId);
     if (state === undefined) {
-      state = { entries: this.entries(customerId, keyId), lease: null, acquires: 0, lastScriptAt: -Infinity };
+      state = { entries: this.entries(customerId, keyId), lease: null, leasing: false, acquires: 0, lastScriptAt: -Infinity };
       this.keys.set(keyId, state);
       this.armSweep();
     }
@@ -205,7 +201,6 @@ export class RedisRateLimiter implements RateLimiter {
   /** A lease ended before another script of its key: the acquire script with no acquire, carrying the key's settles too. */
   private giveBack(entries: readonly [string, string], lease: Lease): void {
     const back = giveBackArgs(lease);
-    if (back === NOTHING_BACK) return;
     const args = [this.pinnedNow(), '0', '0', '0', '1', ...back];
     for (const arg of this.pending.take(entries[0])) args.push(arg);
     const sent = this.redis
@@ -225,6 +220,7 @@ export class RedisRateLimiter implements RateLimiter {
         if (state.lease !== null && now >= state.lease.expiresAt) {
           this.giveBack(state.entries, state.lease);
           state.lease = null;
+          state.leasing = false;
         }
         if (state.lease === null && now - state.lastScriptAt >= LEASE_TTL_MS) this.keys.delete(name);
       }
@@ -257,14 +253,23 @@ function limitArgs(key: RateLimits, customer: RateLimits | null): string[] {
   return [arg(key.rpm), arg(key.tpm), arg(customer?.rpm), arg(customer?.tpm)];
 }
 
-const NOTHING_BACK: readonly string[] = ['0', '0', '', '', '', ''];
+const NOTHING_BACK: readonly string[] = ['', '0', '0', '0', '0', '', '', '', ''];
 
-/** Ends the lease; its part of the acquire script's head: what it held and the limits it was taken under. */
+/**
+ * Ends the lease; its part of the acquire script's head (GIVE_BACK_ARGS values): its generation, what it
+ * was granted and what it returns, and the limits it was taken under.
+ */
 function giveBackArgs(lease: Lease | null): readonly string[] {
   if (lease === null) return NOTHING_BACK;
-  const held = lease.retire();
-  if (held.requests <= 0 && held.tokens <= 0) return NOTHING_BACK;
-  return [String(held.requests), String(held.tokens), ...limitArgs(lease.keyLimits, lease.customerLimits)];
+  const back = lease.retire();
+  return [
+    lease.generation,
+    String(lease.grantedRequests),
+    String(lease.grantedTokens),
+    String(back.requests),
+    String(back.tokens),
+    ...limitArgs(lease.keyLimits, lease.customerLimits),
+  ];
 }
 
 function fromLease(lease: Lease, r: LimitRequest): LimitDecision {

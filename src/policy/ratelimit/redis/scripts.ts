@@ -50,30 +50,36 @@ end
 /** Values per acquire in the acquire script's arguments and in its reply. */
 export const ACQUIRE_ARGS = 5;
 export const ACQUIRE_REPLY = 11;
+/** Values of a lease given back in the acquire script's arguments (GIVE_BACK_LUA). */
+export const GIVE_BACK_ARGS = 9;
 /** The acquire script's arguments before the acquires: pinnedNow, count, then the lease asked for and the one given back. */
-export const ACQUIRE_HEAD = 2 + 3 + 6;
-/** Appended to the acquire script's reply: the lease granted (requests) and the windows after it. */
-export const LEASE_REPLY = 7;
+export const ACQUIRE_HEAD = 2 + 3 + GIVE_BACK_ARGS;
+/** Appended to the acquire script's reply: the lease granted (requests), its generation and the windows after it. */
+export const LEASE_REPLY = 8;
 
 /**
- * A lease given back (lease.ts): what an instance held of a key's and its customer's buckets and did not
- * use. ARGV from `from`: requests, tokens, then the limits it was taken under (keyRpm, keyTpm, customerRpm,
- * customerTpm); only the buckets limited then get theirs back. A missing entry is full: nothing to give.
+ * A lease given back (lease.ts): it holds nothing any more, and what it did not use returns to the buckets.
+ * ARGV from `from`, GIVE_BACK_ARGS values: its generation ('' = no lease), the requests and tokens granted,
+ * the requests and tokens returned, then the limits it was taken under (keyRpm, keyTpm, customerRpm,
+ * customerTpm); only the buckets limited then are touched. A missing entry is full: nothing to give.
  */
 const GIVE_BACK_LUA = `
-local function giveBack(entryKey, requests, tokens, rpm, tpm, now)
+local function giveBack(entryKey, gen, granted, grantedTokens, requests, tokens, rpm, tpm, now)
   if rpm == nil and tpm == nil then return end
   local e = entryOf(entryKey)
   if not exists(e) then return end
-  if rpm ~= nil and requests > 0 and e.requests ~= nil then take(e.requests, -requests, now); e.changed = true end
-  if tpm ~= nil and tokens > 0 and e.tokens ~= nil then take(e.tokens, -tokens, now); e.changed = true end
+  releaseGrant(e, gen, granted, grantedTokens, now)
+  if rpm ~= nil and requests > 0 and e.requests ~= nil then take(e.requests, -requests, now) end
+  if tpm ~= nil and tokens > 0 and e.tokens ~= nil then take(e.tokens, -tokens, now) end
 end
 
 local function applyGiveBack(from, now)
-  local requests, tokens = tonumber(ARGV[from]), tonumber(ARGV[from + 1])
-  if requests <= 0 and tokens <= 0 then return end
-  giveBack(KEYS[1], requests, tokens, limitOf(ARGV[from + 2]), limitOf(ARGV[from + 3]), now)
-  giveBack(KEYS[2], requests, tokens, limitOf(ARGV[from + 4]), limitOf(ARGV[from + 5]), now)
+  if ARGV[from] == '' then return end
+  local gen = tonumber(ARGV[from])
+  local granted, grantedTokens = tonumber(ARGV[from + 1]), tonumber(ARGV[from + 2])
+  local requests, tokens = tonumber(ARGV[from + 3]), tonumber(ARGV[from + 4])
+  giveBack(KEYS[1], gen, granted, grantedTokens, requests, tokens, limitOf(ARGV[from + 5]), limitOf(ARGV[from + 6]), now)
+  giveBack(KEYS[2], gen, granted, grantedTokens, requests, tokens, limitOf(ARGV[from + 7]), limitOf(ARGV[from + 8]), now)
 end
 `;
 
@@ -81,14 +87,14 @@ end
  * A batch of acquires of one key and customer, decided one after the other in this order, atomically.
  * ARGV (ACQUIRE_HEAD values first): pinnedNow ('' = server TIME), the count N, the lease asked for (requests
  * wanted, the tokens of each, the divisor: LEASE_DIVISOR times the live instances), the lease given back
- * (GIVE_BACK_LUA: 6 values, '0' '0' when none), then ACQUIRE_ARGS per acquire (tokens, keyRpm, keyTpm,
+ * (GIVE_BACK_LUA: GIVE_BACK_ARGS values, the first '' when none), then ACQUIRE_ARGS per acquire (tokens, keyRpm, keyTpm,
  * customerRpm, customerTpm; '' = none), then the settles of this key and customer that waited
  * (SETTLES_LUA; '0' when none). The lease given back and the settles are applied first, as if each had
  * been sent alone just before.
  * Returns ACQUIRE_REPLY values per acquire, in order: [allowed '1'|'0', scope, retryAfterMs, keyTokens,
  * customerTokens, reqLimit, reqRemaining, reqResetMs, tokLimit, tokRemaining, tokResetMs] ('' = no window),
- * then LEASE_REPLY values: the requests leased (each with the tokens asked; '0': none) and the six window
- * values as the lease left them. A lease is granted only when the last acquire was allowed, holds at most
+ * then LEASE_REPLY values: the requests leased (each with the tokens asked; '0': none), the lease's
+ * generation (what giving it back names) and the six window values as the lease left them. A lease is granted only when the last acquire was allowed, holds at most
  * the level of each limited bucket over the divisor, and at least MIN_LEASE_REQUESTS (else none).
  */
 export const ACQUIRE_SCRIPT = luaScript(`${BUCKET_LUA}${SETTLES_LUA}${GIVE_BACK_LUA}
@@ -194,7 +200,7 @@ local function hold(e, n, each)
   if e == nil then return end
   if e.requests ~= nil then take(e.requests, n, now) end
   if e.tokens ~= nil then take(e.tokens, n * each, now) end
-  e.changed = true
+  recordGrant(e, n, n * each, now)
 end
 
 local leased = 0
@@ -209,8 +215,9 @@ if lastAllowed and want > 0 then
   end
 end
 table.insert(out, whole(leased))
+table.insert(out, whole(generationOf(now)))
 status(out, lastKey, lastCustomer)
-saveChanged()
+saveChanged(now)
 return out
 `);
 
@@ -219,8 +226,9 @@ return out
  * reservation did not use, or records a debt where more was used, in the order they were made.
  */
 export const SETTLE_SCRIPT = luaScript(`${BUCKET_LUA}${SETTLES_LUA}
-applySettles(2, clock(ARGV[1]))
-saveChanged()
+local now = clock(ARGV[1])
+applySettles(2, now)
+saveChanged(now)
 return 1
 `);
 

@@ -10,7 +10,7 @@ const request = (tokens: number, limits: RateLimits = keyLimits): LimitRequest =
 const shared = { requests: { limit: 6000, remaining: 5000, resetMs: 10_000 }, tokens: { limit: 600_000, remaining: 500_000, resetMs: 10_000 } };
 
 t.test('covers a request in time, under the same limits, while requests and tokens last', async (t) => {
-  const lease = new Lease(keyLimits, null, 2, 300, shared, 1000);
+  const lease = new Lease(keyLimits, null, '7', 2, 300, shared, 1000);
   const cases: Array<[string, LimitRequest, number, boolean]> = [
     ['fits', request(100), 0, true],
     ['tokens exactly', request(300), 999, true],
@@ -27,32 +27,34 @@ t.test('covers a request in time, under the same limits, while requests and toke
 });
 
 t.test('a request takes one request and its tokens, reserved by each limited bucket', async (t) => {
-  const lease = new Lease(keyLimits, { rpm: null, tpm: 1_000_000 }, 5, 1000, shared, 1000);
+  const lease = new Lease(keyLimits, { rpm: null, tpm: 1_000_000 }, '7', 5, 1000, shared, 1000);
   t.same(lease.take(request(100, keyLimits)), { keyTokens: 100, customerTokens: 100 });
-  const rpmOnly = new Lease({ rpm: 60, tpm: null }, null, 5, 0, { requests: shared.requests, tokens: null }, 1000);
+  const rpmOnly = new Lease({ rpm: 60, tpm: null }, null, '7', 5, 0, { requests: shared.requests, tokens: null }, 1000);
   t.equal(rpmOnly.covers(request(10_000, { rpm: 60, tpm: null }), 0), true, 'no token limit: any size fits');
   t.same(rpmOnly.take(request(10_000, { rpm: 60, tpm: null })), { keyTokens: 0, customerTokens: 0 });
   t.equal(rpmOnly.requests, 4);
 });
 
-t.test('settles come back into the lease; a debt it cannot pay goes elsewhere', async (t) => {
-  const lease = new Lease(keyLimits, null, 4, 400, shared, 1000);
+t.test('settles are kept to go back with the lease; a debt it cannot pay goes elsewhere', async (t) => {
+  const lease = new Lease(keyLimits, null, '7', 4, 400, shared, 1000);
   lease.take(request(100));
   t.equal(lease.tokens, 300);
-  t.equal(lease.absorb(100, 40, 0), true, '60 unused come back');
-  t.equal(lease.tokens, 360);
-  t.equal(lease.absorb(100, 400, 0), true, 'a debt of 300 is paid from it');
-  t.equal(lease.tokens, 60);
-  t.equal(lease.absorb(100, 200, 0), false, 'a debt of 100 is more than it holds');
-  t.equal(lease.tokens, 60, 'and nothing changed');
+  t.equal(lease.absorb(100, 40, 0), true, '60 unused are kept');
+  t.same([lease.tokens, lease.refunds], [300, 60], 'to give back, not to decide with');
+  t.equal(lease.covers(request(301), 0), false, 'a request needing them still goes to Redis');
+  t.equal(lease.absorb(100, 250, 0), true, 'a debt of 150: 60 from what was kept, 90 from the tokens');
+  t.same([lease.tokens, lease.refunds], [210, 0]);
+  t.equal(lease.absorb(100, 400, 0), false, 'a debt of 300 is more than it holds');
+  t.same([lease.tokens, lease.refunds], [210, 0], 'and nothing changed');
   t.equal(lease.absorb(100, 0, 1000), false, 'not once expired');
-  t.same(lease.retire(), { requests: 3, tokens: 60 }, 'retiring hands over what it holds');
+  lease.absorb(100, 70, 0);
+  t.same(lease.retire(), { requests: 3, tokens: 240 }, 'retiring hands over what it holds, kept tokens included');
   t.equal(lease.absorb(100, 0, 0), false, 'not once retired');
   t.equal(lease.covers(request(1), 0), false);
 });
 
 t.test('the windows shown: the fleet as Redis left it plus what the lease holds', async (t) => {
-  const lease = new Lease(keyLimits, null, 10, 1000, shared, 1000);
+  const lease = new Lease(keyLimits, null, '7', 10, 1000, shared, 1000);
   t.same(lease.status(), {
     requests: { limit: 6000, remaining: 5010, resetMs: 9900 },
     tokens: { limit: 600_000, remaining: 501_000, resetMs: 9900 },

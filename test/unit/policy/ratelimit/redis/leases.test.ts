@@ -145,3 +145,21 @@ t.test('a lease nobody uses goes back after its life', async (t) => {
   t.equal(await level(admin, entry, 'rl', 100_000), 100_000 - 20, 'given back: only the 20 requests are gone');
   await l.flushSettles();
 });
+
+t.test("a bucket does not refill into what leases hold; a dead instance's lease stops counting two generations on", async (t) => {
+  const { limiter } = await harness(t);
+  let clock = 5_000_000;
+  // Its lease clock stands still: the lease never ends nor goes back, as if the instance had died.
+  const holder = limiter({ now: () => clock, leaseClock: () => 0 });
+  const other = limiter({ now: () => clock, leases: false });
+  const r: LimitRequest = { keyId: 'held', customerId: 'c', keyLimits: { rpm: 60_000, tpm: null }, customerLimits: null, tokens: 1 };
+  for (let burst = 0; burst < 2; burst++) await Promise.all(Array.from({ length: 20 }, () => decide(holder.acquire(r))));
+  const before = await decide(other.acquire(r));
+  t.equal(before.status.requests?.remaining, 60_000 - 40 - 40 - 1, '40 accepted, a lease of 40 held, and this one');
+  clock += 500; // 500 requests' worth of refill, more than the bucket lacks
+  const during = await decide(other.acquire(r));
+  t.equal(during.status.requests?.remaining, 60_000 - 40 - 1, 'refilled up to the capacity less the 40 the lease holds, not to the capacity');
+  clock += 2000;
+  const after = await decide(other.acquire(r));
+  t.equal(after.status.requests?.remaining, 60_000 - 1, 'two generations on the lease no longer counts: full again');
+});
