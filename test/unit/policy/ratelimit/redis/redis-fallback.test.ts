@@ -115,3 +115,55 @@ t.test('two instances sharing Redis: a 30 rpm key passes at most 30 (+1 each) of
   const allowed = decisions.filter((d) => d.allowed).length;
   t.ok(allowed >= 30 && allowed <= 32, `allowed ${allowed} of 90`);
 });
+
+t.test('a busy key deciding from leases, Redis cut and restored: bursts keep flowing, none waits 1 s', async (t) => {
+  const admin = await adminClient();
+  const prefix = testPrefix();
+  const target = new URL(REDIS_URL);
+  const relay = new CuttableRelay(target.hostname, Number(target.port || 6379));
+  const port = await relay.listen();
+  const viaRelay = new GuardedRedis({ url: `redis://127.0.0.1:${port}`, commandTimeoutMs: 100, probeEveryMs: 500 });
+  t.ok(await viaRelay.start(), 'connects through the relay');
+  const shared = new RedisRateLimiter(viaRelay, { prefix });
+  const limiter = new FallbackLimiter(shared, viaRelay, { liveInstances: 1 });
+  t.teardown(async () => {
+    await shared.flushSettles();
+    await viaRelay.close();
+    await relay.close();
+    await deleteKeys(admin, prefix);
+    await admin.close();
+  });
+  const request: LimitRequest = { keyId: 'busy', keyLimits: { rpm: 1_000_000, tpm: 100_000_000 }, customerId: 'c', customerLimits: null, tokens: 100 };
+  const burst = () => Promise.all(Array.from({ length: 20 }, () => timed(() => limiter.acquire(request))));
+  const decided: Array<{ decision: LimitDecision; ms: number }> = [];
+  const run = async (ms: number) => {
+    for (const until = performance.now() + ms; performance.now() < until; ) {
+      for (const d of await burst()) {
+        decided.push(d);
+        if (d.decision.allowed) limiter.settle(d.decision.reservation, 60);
+      }
+      // A burst every few milliseconds, as requests would come: decisions without Redis answer at once.
+      await sleep(5);
+    }
+  };
+  await run(300);
+  const before = decided.splice(0);
+  t.ok(before.every((d) => d.decision.allowed), 'all allowed before the cut');
+
+  relay.drop();
+  await run(1500);
+  const during = decided.splice(0);
+  const slowest = during.reduce((most, d) => Math.max(most, d.ms), 0);
+  t.ok(slowest < 1000, `no acquire takes 1 s during the cut (slowest ${slowest.toFixed(1)} ms of ${during.length})`);
+  t.ok(during.every((d) => d.decision.allowed), 'all allowed: the lease, then this instance\'s share');
+  t.equal(viaRelay.up, false, 'the breaker opened');
+
+  relay.restore();
+  const restoredAt = performance.now();
+  while (!viaRelay.up && performance.now() - restoredAt < 5000) await sleep(50);
+  t.equal(viaRelay.up, true, 'Redis used again');
+  await run(300);
+  const after = decided.splice(0);
+  t.ok(after.some((d) => d.decision.allowed && d.decision.reservation instanceof RedisReservation), 'Redis (and its leases) decide again');
+  t.ok(after.every((d) => d.decision.allowed));
+});
