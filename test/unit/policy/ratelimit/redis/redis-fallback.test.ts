@@ -18,12 +18,18 @@ async function timed(f: () => LimitDecision | Promise<LimitDecision>): Promise<{
   return { decision, ms: performance.now() - started };
 }
 
-t.test('a cut Redis: fallback shares within the timeout, sharing resumes after restore', async (t) => {
+/** A relay in front of the test Redis (to cut it), an admin client and a prefix of the test's own. */
+async function behindRelay() {
   const admin = await adminClient();
   const prefix = testPrefix();
   const target = new URL(REDIS_URL);
   const relay = new CuttableRelay(target.hostname, Number(target.port || 6379));
   const port = await relay.listen();
+  return { admin, prefix, relay, port };
+}
+
+t.test('a cut Redis: fallback shares within the timeout, sharing resumes after restore', async (t) => {
+  const { admin, prefix, relay, port } = await behindRelay();
 
   const ups: boolean[] = [];
   const logs: string[] = [];
@@ -117,11 +123,7 @@ t.test('two instances sharing Redis: a 30 rpm key passes at most 30 (+1 each) of
 });
 
 t.test('a busy key deciding from leases, Redis cut and restored: bursts keep flowing, none waits 1 s', async (t) => {
-  const admin = await adminClient();
-  const prefix = testPrefix();
-  const target = new URL(REDIS_URL);
-  const relay = new CuttableRelay(target.hostname, Number(target.port || 6379));
-  const port = await relay.listen();
+  const { admin, prefix, relay, port } = await behindRelay();
   const viaRelay = new GuardedRedis({ url: `redis://127.0.0.1:${port}`, commandTimeoutMs: 100, probeEveryMs: 500 });
   t.ok(await viaRelay.start(), 'connects through the relay');
   const shared = new RedisRateLimiter(viaRelay, { prefix });
