@@ -8,8 +8,16 @@
 // xmin in usage_records). CPU per request per instance must not grow with the instances (within 10%).
 // Writes its section of bench/RESULTS.md; docs/scaling.md projects from these numbers.
 //
-//   node dist/bench/tools/scaling.js [--sizes 1,3] [--seconds 20] [--rate 200] [--rate-per-instance] [--connections 16] [--warmup 3]
-//                                     [--idle 10] [--settle 11] [--results-file F] [--no-write]
+// With --equal-load (and --rate-per-instance) the machine runs as many loaded instances for every size:
+// the ones a smaller fleet lacks run beside it as companions (their own HAProxy, database, Redis and key,
+// the same load per instance, not counted), so the comparison is the fleet's own cost, not how busy two
+// shared cores are.
+//
+// --rounds N measures every size N times in turn and takes the median of the rounds' growths: on a shared
+// 2-core host one round's idle rate alone moves the figure by 20 %.
+//
+//   node dist/bench/tools/scaling.js [--sizes 1,3] [--seconds 20] [--rate 200] [--rate-per-instance [--equal-load]] [--connections 16]
+//                                     [--rounds 1] [--warmup 3] [--idle 10] [--settle 11] [--results-file F] [--no-write]
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -21,6 +29,7 @@ import { startLocalFleet, type LocalFleet } from '../../src/apps/fleet/local-fle
 import { startSimulator } from '../../src/apps/simulator/index.js';
 import { createTestDatabase } from '../../test/helpers/postgres.js';
 import { runLoad } from '../load.js';
+import { median } from '../percentiles.js';
 import { procCpuUs } from '../peers/peer.js';
 import { startPrivateRedis } from '../private-redis.js';
 import { describeHost, hostRun, type HostRun } from '../host-run.js';
@@ -30,7 +39,8 @@ import { MODEL, type RequestSpec } from '../scenarios.js';
 import { Teardowns } from './fleet-accuracy.js';
 
 /** Its sections of bench/RESULTS.md: the same load in all, and (--rate-per-instance) the same load per instance. */
-export const sectionOf = (o: Pick<ScalingOptions, 'ratePerInstance'>) => (o.ratePerInstance ? 'scaling-rate-per-instance' : 'scaling');
+export const sectionOf = (o: Pick<ScalingOptions, 'ratePerInstance' | 'equalLoad'>) =>
+  o.ratePerInstance ? (o.equalLoad ? 'scaling-equal-load' : 'scaling-rate-per-instance') : 'scaling';
 /** CPU per request per instance with the most instances over that with the fewest: the target. */
 export const CPU_GROWTH_LIMIT = 1.1;
 const UPSTREAM_KEY = 'sk-scaling-upstream-0123456789abcdef';
@@ -45,6 +55,10 @@ export interface ScalingOptions {
   rate: number;
   /** The rate is per instance instead (×instances through HAProxy): each instance as busy whatever the size. */
   ratePerInstance: boolean;
+  /** With ratePerInstance: companions make up the largest size's instances, so the machine is as loaded for every size. */
+  equalLoad: boolean;
+  /** Every size measured this many times in turn; the verdict is the median of the rounds' growths (1 when not given). */
+  rounds?: number;
   connections: number;
   warmupSeconds: number;
   /** Without traffic, before the load: each instance's idle rates. */
@@ -105,6 +119,8 @@ export interface ScalingReport extends HostRun {
   cpuGrowth: number | null;
   /** The same with the idle cost spread over the requests. */
   rawCpuGrowth: number | null;
+  /** Each round's two growths, in order (one round: the same as above). */
+  roundGrowths: Array<{ cpu: number; raw: number }>;
 }
 
 function requestsFor(secret: string): RequestSpec[] {
@@ -194,16 +210,31 @@ export function split(idle: number, idleSec: number, loaded: number, loadedSec: 
 const sumOf = (c: Counters, prefix: string, names?: readonly string[]) =>
   Object.entries(c).reduce((n, [k, v]) => (k.startsWith(prefix) && (names === undefined || names.includes(k.slice(prefix.length))) ? n + v : n), 0);
 
+/** Where companions run: a database, a Redis and a key of their own, so the counters read are the fleet's alone. */
+interface Companions {
+  env: Record<string, string>;
+  secret: string;
+}
+
 async function measureSize(
   instances: number,
   opts: ScalingOptions,
   setup: { command: GatewayCommand; env: Record<string, string>; secret: string; db: pg.Client; redis: RedisClient },
+  companions: { count: number; setup: Companions } | null,
 ): Promise<SizeResult> {
   const fleet = await startLocalFleet({ instances, command: setup.command, env: setup.env, startTimeoutMs: 180_000 });
+  const beside =
+    companions === null || companions.count === 0
+      ? null
+      : await startLocalFleet({ instances: companions.count, command: setup.command, env: companions.setup.env, startTimeoutMs: 180_000 });
   try {
     const requests = requestsFor(setup.secret);
-    const rate = opts.ratePerInstance ? opts.rate * instances : opts.rate;
-    const load = (durationSec: number) => runLoad({ url: fleet.url, connections: opts.connections, durationSec, requests, expectStatus: 200, overallRate: rate });
+    // Per instance, the rate and (so that each sees requests come as a lone one would) the connections.
+    const loadFor = (n: number) => (opts.ratePerInstance ? { overallRate: opts.rate * n, connections: opts.connections * n } : { overallRate: opts.rate, connections: opts.connections });
+    const besideLoad = (durationSec: number) =>
+      beside === null ? null : runLoad({ url: beside.url, durationSec, requests: requestsFor(companions!.setup.secret), expectStatus: 200, ...loadFor(companions!.count) });
+    const load = async (durationSec: number) =>
+      (await Promise.all([runLoad({ url: fleet.url, durationSec, requests, expectStatus: 200, ...loadFor(instances) }), besideLoad(durationSec)]))[0];
     // Connections, JIT, the key cache and the limiter's scripts warm before anything counts.
     if (opts.warmupSeconds > 0) await load(opts.warmupSeconds);
     const wait = (seconds: number) => new Promise((r) => setTimeout(r, seconds * 1000));
@@ -251,7 +282,7 @@ async function measureSize(
       },
     };
   } finally {
-    await fleet.stop();
+    await Promise.all([fleet.stop(), beside?.stop()]);
   }
 }
 
@@ -284,21 +315,42 @@ export async function runScaling(opts: ScalingOptions, log: (line: string) => vo
     await redis.connect();
     teardowns.teardown(() => redis.quit());
 
-    const sizes: SizeResult[] = [];
-    for (const instances of opts.sizes) {
-      log(`${instances} instance(s): ${opts.rate} requests/s${opts.ratePerInstance ? ' per instance' : ''} for ${opts.seconds} s`);
-      const result = await measureSize(instances, opts, { command, env, secret, db, redis });
-      log(`${instances} instance(s): ${result.cpu.perRequest} µs CPU per request (${result.cpu.rawPerRequest} with the idle cost), ${result.redisCommands.perRequest} Redis commands and ${result.pgTransactions.perRequest} PostgreSQL transactions per request`);
-      sizes.push(result);
+    let companions: Companions | null = null;
+    if (opts.ratePerInstance && opts.equalLoad) {
+      const companionRedis = await startPrivateRedis();
+      teardowns.teardown(() => companionRedis.stop());
+      const companionEnv = { ...env, DATABASE_URL: await createTestDatabase(teardowns), REDIS_URL: companionRedis.url };
+      companions = { env: companionEnv, secret: await runCli(command, companionEnv, ['keys', 'create', '--customer', 'companion', '--rpm', String(KEY_RPM)]) };
     }
-    const first = sizes[0]!;
-    const last = sizes[sizes.length - 1]!;
+    const most = Math.max(...opts.sizes);
+    const rounds: SizeResult[][] = [];
+    for (let r = 0; r < (opts.rounds ?? 1); r++) {
+      const sizes: SizeResult[] = [];
+      for (const instances of opts.sizes) {
+        log(`round ${r + 1}, ${instances} instance(s): ${opts.rate} requests/s${opts.ratePerInstance ? ' per instance' : ''} for ${opts.seconds} s${companions ? `, ${most - instances} companion(s) beside` : ''}`);
+        const result = await measureSize(instances, opts, { command, env, secret, db, redis }, companions && { count: most - instances, setup: companions });
+        log(`${instances} instance(s): ${result.cpu.perRequest} µs CPU per request (${result.cpu.rawPerRequest} with the idle cost), ${result.redisCommands.perRequest} Redis commands and ${result.pgTransactions.perRequest} PostgreSQL transactions per request`);
+        sizes.push(result);
+      }
+      rounds.push(sizes);
+    }
+    const growthOf = (sizes: SizeResult[]) => {
+      const first = sizes[0]!;
+      const last = sizes[sizes.length - 1]!;
+      return { cpu: round(last.cpu.perRequest / first.cpu.perRequest, 3), raw: round(last.cpu.rawPerRequest / first.cpu.rawPerRequest, 3) };
+    };
+    const compared = opts.sizes.length > 1;
+    const roundGrowths = compared ? rounds.map(growthOf) : [];
+    // The table shows the round whose growth is the median, so the verdict and the table agree.
+    const byGrowth = compared ? [...rounds.keys()].sort((a, b) => roundGrowths[a]!.cpu - roundGrowths[b]!.cpu) : [rounds.length - 1];
+    const shown = rounds[byGrowth[Math.floor((byGrowth.length - 1) / 2)]!]!;
     return {
       ...host(),
       options: opts,
-      sizes,
-      cpuGrowth: sizes.length > 1 ? round(last.cpu.perRequest / first.cpu.perRequest, 3) : null,
-      rawCpuGrowth: sizes.length > 1 ? round(last.cpu.rawPerRequest / first.cpu.rawPerRequest, 3) : null,
+      sizes: shown,
+      cpuGrowth: compared ? round(median(roundGrowths.map((g) => g.cpu)), 3) : null,
+      rawCpuGrowth: compared ? round(median(roundGrowths.map((g) => g.raw)), 3) : null,
+      roundGrowths,
     };
   } finally {
     await teardowns.run();
@@ -339,16 +391,24 @@ export function formatScaling(r: ScalingReport): string {
       ? 'One fleet size only: no comparison.'
       : `CPU per request per instance, ${r.sizes[r.sizes.length - 1]!.instances} instances over ${r.sizes[0]!.instances}: what a request adds ${verdict(r.cpuGrowth)}; ` +
         `with the idle cost spread over the requests ${r.rawCpuGrowth} (each instance's idle cost is per second, not per request: at a fixed rate more instances carry more of it).` +
+        (r.roundGrowths.length > 1
+          ? ` Medians of ${r.roundGrowths.length} rounds (each size measured once a round, in turn): ${r.roundGrowths.map((g) => g.cpu).join(', ')} (${r.roundGrowths.map((g) => g.raw).join(', ')} with the idle cost); the table is the median round's.`
+          : '') +
         (r.options.ratePerInstance
           ? ''
           : ' With the same load in all, each instance is as many times less busy as there are instances, and a less busy Node process spends more CPU per request' +
             ' (fewer requests share each wake-up of its event loop): `--rate-per-instance` compares instances equally busy.');
   return [
-    `## How the fleet scales: per-request costs with ${r.sizes.map((s) => s.instances).join(' and ')} instances, ${r.options.ratePerInstance ? 'the same load per instance' : 'the same load in all'} (\`tools/scaling.ts\`)`,
+    `## How the fleet scales: per-request costs with ${r.sizes.map((s) => s.instances).join(' and ')} instances, ${r.options.ratePerInstance ? `the same load per instance${r.options.equalLoad ? ', the machine equally loaded' : ''}` : 'the same load in all'} (\`tools/scaling.ts\`)`,
     '',
     describeHost(r, ' shared with the load, HAProxy and the simulator'),
-    `${rate} requests/s ${r.options.ratePerInstance ? 'per instance (times the instances through HAProxy)' : 'in all (whatever the instances)'} for ${seconds} s over ${connections} connections through HAProxy (messages and chat in turn, not streamed, one key with an rpm limit so the limiter asks Redis on every request),`,
+    `${rate} requests/s ${r.options.ratePerInstance ? 'per instance (times the instances through HAProxy)' : 'in all (whatever the instances)'} for ${seconds} s over ${connections} connections${r.options.ratePerInstance ? ' per instance' : ''} through HAProxy (messages and chat in turn, not streamed, one key with an rpm limit so the limiter asks Redis on every request),`,
     "to `serve` instances on one PostgreSQL database and a redis-server of the run's own, access log on. CPU: /proc/<pid>/stat of each instance (all threads) over the requests HAProxy sent it;",
+    ...(r.options.equalLoad
+      ? [
+          `beside a smaller fleet, companions (${Math.max(...r.sizes.map((s) => s.instances))} instances in all, the same load each, with a database, a Redis, a key and an HAProxy of their own; not counted), so the machine is as loaded for every size;`,
+        ]
+      : []),
     "PostgreSQL: pg_stat_database deltas of the run's database (transactions committed, reads included; rows inserted and updated; pg_stat_statements is not loaded here); Redis: INFO commandstats deltas",
     '(the commands a script runs are counted as well as the script call); usage rows per write transaction: rows over distinct inserting transactions (xmin) in usage_records.',
     `Each cell: what one request adds, the idle rate of every instance (measured for ${r.options.idleSeconds} s before the load) taken out; in brackets, everything over the requests.`,
@@ -375,6 +435,8 @@ if (/bench\/tools\/scaling\.(js|ts)$/.test(process.argv[1] ?? '')) {
       settle: { type: 'string', default: '11' },
       'results-file': { type: 'string' },
       'rate-per-instance': { type: 'boolean', default: false },
+      'equal-load': { type: 'boolean', default: false },
+      rounds: { type: 'string', default: '1' },
       'no-write': { type: 'boolean', default: false },
     },
   });
@@ -384,6 +446,8 @@ if (/bench\/tools\/scaling\.(js|ts)$/.test(process.argv[1] ?? '')) {
       seconds: Number(values.seconds),
       rate: Number(values.rate),
       ratePerInstance: values['rate-per-instance'],
+      equalLoad: values['equal-load'],
+      rounds: Number(values.rounds),
       connections: Number(values.connections),
       warmupSeconds: Number(values.warmup),
       idleSeconds: Number(values.idle),

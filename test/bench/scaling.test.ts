@@ -1,7 +1,8 @@
-// The scaling tool: its arithmetic, and a very short real run (a fleet of two behind HAProxy: one size,
-// as every fleet start costs seconds here) that produces every number of its section.
+// The scaling tool: its arithmetic, a very short real run (a fleet of two behind HAProxy: one size, as
+// every fleet start costs seconds here) that produces every number of its section, and one with equal
+// load (a fleet of one beside a companion, then a fleet of two).
 import t from 'tap';
-import { commandCalls, formatScaling, growth, runScaling, split } from '../../bench/tools/scaling.js';
+import { commandCalls, formatScaling, growth, runScaling, sectionOf, split } from '../../bench/tools/scaling.js';
 
 t.test('a counter splits into the idle rate per instance and what each request adds', async (t) => {
   const cases = [
@@ -19,7 +20,7 @@ t.test('INFO commandstats: calls per command, INFO itself left out', async (t) =
 });
 
 t.test('a very short run with 2 instances produces its numbers', async (t) => {
-  const report = await runScaling({ sizes: [2], seconds: 2, rate: 40, ratePerInstance: false, connections: 4, warmupSeconds: 1, idleSeconds: 1, settleSeconds: 1.2 });
+  const report = await runScaling({ sizes: [2], seconds: 2, rate: 40, ratePerInstance: false, equalLoad: false, connections: 4, warmupSeconds: 1, idleSeconds: 1, settleSeconds: 1.2 });
   t.same(report.sizes.map((s) => s.instances), [2]);
   for (const s of report.sizes) {
     const at = `${s.instances} instance(s)`;
@@ -27,7 +28,7 @@ t.test('a very short run with 2 instances produces its numbers', async (t) => {
     t.equal(s.perInstance.length, s.instances, `${at}: one cost per instance`);
     t.ok(s.perInstance.every((p) => p.requests > 0 && p.cpu.rawPerRequest > 0), `${at}: every instance served requests and spent CPU on them`);
     t.ok(s.cpu.rawPerRequest > 0 && Number.isFinite(s.cpu.perRequest), `${at}: CPU per request ${s.cpu.perRequest} µs (${s.cpu.rawPerRequest} raw)`);
-    // The key has a limit: the limiter's script runs for every request.
+    // The key has a limit, and at this rate it is not busy enough to lease from: a script for every request.
     t.ok(s.redisScriptCalls.rawPerRequest >= 1, `${at}: Redis script calls per request ${s.redisScriptCalls.rawPerRequest}`);
     t.ok(s.redisCommands.rawPerRequest >= s.redisScriptCalls.rawPerRequest, `${at}: Redis commands per request ${s.redisCommands.rawPerRequest}`);
     t.ok(s.redisScriptUsec.rawPerRequest > 0, `${at}: Redis µs in scripts per request ${s.redisScriptUsec.rawPerRequest}`);
@@ -43,4 +44,24 @@ t.test('a very short run with 2 instances produces its numbers', async (t) => {
   const twoSizes = formatScaling({ ...report, sizes: [report.sizes[0]!, report.sizes[0]!], cpuGrowth: 1, rawCpuGrowth: 1 });
   t.match(twoSizes, /what a request adds \*\*1\*\* \(target ≤ 1\.1: met\)/);
   t.notMatch(section, /NaN|undefined/, 'every number is there');
+});
+
+t.test('equal load: a fleet of one runs beside a companion, both sizes measured and compared', async (t) => {
+  const options = { sizes: [1, 2], seconds: 2, rate: 20, ratePerInstance: true, equalLoad: true, connections: 4, warmupSeconds: 1, idleSeconds: 1, settleSeconds: 1.2 };
+  t.equal(sectionOf(options), 'scaling-equal-load');
+  const report = await runScaling(options);
+  t.same(report.sizes.map((s) => s.instances), [1, 2]);
+  for (const s of report.sizes) {
+    t.ok(s.ok > 0 && s.unexpected === 0, `${s.instances} instance(s): ${s.ok} answered 200, ${s.unexpected} not`);
+    // Only the measured fleet's instances are counted, the companion's requests not.
+    t.equal(s.perInstance.length, s.instances);
+    const served = s.perInstance.reduce((n, p) => n + p.requests, 0);
+    // The companion takes as many again: counted, they would double the fleet's count.
+    t.ok(served < 1.5 * s.ok, `the requests counted (${served}) are about the fleet's own ${s.ok}, not the companion's too`);
+  }
+  t.ok(report.cpuGrowth !== null && Number.isFinite(report.cpuGrowth), `a comparison: ${report.cpuGrowth}`);
+  const section = formatScaling(report);
+  t.match(section, /the machine equally loaded/);
+  t.match(section, /companions \(2 instances in all/);
+  t.notMatch(section, /NaN|undefined/);
 });
