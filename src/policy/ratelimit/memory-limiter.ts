@@ -5,7 +5,8 @@ import type { RateLimits } from '../../keys/rate-limits.js';
 import { hasLimits } from '../../keys/rate-limits.js';
 import { TokenBucket } from '../../lib/token-bucket.js';
 
-const MINUTE_MS = 60_000;
+/** The window every rate limit is counted over: a bucket refills whole in it. */
+export const RATE_WINDOW_MS = 60_000;
 /** Full buckets carry no information (a new one is the same), so they are dropped now and then. */
 const SWEEP_EVERY = 4096;
 
@@ -112,7 +113,7 @@ function bucketsFor(map: Map<string, Buckets>, id: string, limits: RateLimits, n
 /** Keeps the bucket in step with the key's current limit (keys can be edited while in use). */
 function fit(bucket: TokenBucket | null, limit: number | null, now: number): TokenBucket | null {
   if (limit === null) return null;
-  if (bucket === null) return new TokenBucket(limit, MINUTE_MS, now);
+  if (bucket === null) return new TokenBucket(limit, RATE_WINDOW_MS, now);
   bucket.resize(limit, now);
   return bucket;
 }

@@ -13,10 +13,11 @@
 // generation's grants stop counting two generations on, given back or not (an instance that died).
 // Without leases these fields do not exist and the arithmetic is the in-process one, operation for
 // operation.
+import { RATE_WINDOW_MS } from '../memory-limiter.js';
 import { LEASE_TTL_MS } from './lease.js';
 
 export const BUCKET_LUA = String.raw`
-local WINDOW_MS = 60000
+local WINDOW_MS = ${RATE_WINDOW_MS}
 local GENERATION_MS = ${LEASE_TTL_MS}
 
 local function fmt(x)

@@ -9,6 +9,7 @@
 // asked for again within that time, and what it still holds goes back with the key's next script.
 import type { RateLimits } from '../../../keys/rate-limits.js';
 import type { LimitRequest, LimitStatus, LimitWindow } from '../limiter.js';
+import { RATE_WINDOW_MS } from '../memory-limiter.js';
 
 /** All the instances together hold at most this fraction of what a bucket has left (1 / divisor). */
 export const LEASE_DIVISOR = 16;
@@ -21,8 +22,6 @@ export const MAX_LEASE_REQUESTS = 256;
  * nearly empty) is decided in Redis request by request, as without leases.
  */
 export const MIN_LEASE_REQUESTS = 8;
-
-const WINDOW_MS = 60_000;
 
 export class Lease {
   private readonly tokensLimited: boolean;
@@ -54,7 +53,6 @@ export class Lease {
     this.requests = grantedRequests;
     this.tokens = grantedTokens;
   }
-
 
   /** Whether this request can be decided from the lease: in time, under the same limits, and it fits. */
   covers(r: LimitRequest, now: number): boolean {
@@ -118,7 +116,7 @@ function withHeld(w: LimitWindow | null, held: number): LimitWindow | null {
   if (w === null) return null;
   const remaining = Math.min(w.limit, w.remaining + Math.floor(held));
   // The time until full at the bucket's own rate (a limit refills whole in a minute).
-  const resetMs = w.limit > 0 ? Math.ceil(((w.limit - remaining) * WINDOW_MS) / w.limit) : w.resetMs;
+  const resetMs = w.limit > 0 ? Math.ceil(((w.limit - remaining) * RATE_WINDOW_MS) / w.limit) : w.resetMs;
   return { limit: w.limit, remaining, resetMs };
 }
 

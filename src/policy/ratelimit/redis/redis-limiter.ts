@@ -163,11 +163,12 @@ export class RedisRateLimiter implements RateLimiter {
     // limit on the key or its customer the script would change nothing, so nothing is queued.
     if ((r.keyLimits.tpm ?? null) === null && (r.customerLimits?.tpm ?? null) === null) return;
     // While the key holds a lease taken under the same limits, the settle stays in it (Lease.absorb).
-    const lease = this.keys.get(r.keyId)?.lease ?? null;
+    const state = this.keys.get(r.keyId);
+    const lease = state?.lease ?? null;
     if (lease !== null && lease.takenUnder(r.keyLimits, r.customerLimits) && sameReserved(r)) {
       if (lease.absorb(Math.max(r.keyTokens, r.customerTokens), usedTokens, this.leaseClock())) return;
     }
-    this.pending.add(this.entries(r.customerId, r.keyId), [
+    this.pending.add(state?.entries ?? this.entries(r.customerId, r.keyId), [
       String(usedTokens),
       String(r.keyTokens),
       String(r.customerTokens),
@@ -203,11 +204,7 @@ export class RedisRateLimiter implements RateLimiter {
     const back = giveBackArgs(lease);
     const args = [this.pinnedNow(), '0', '0', '0', '1', ...back];
     for (const arg of this.pending.take(entries[0])) args.push(arg);
-    const sent = this.redis
-      .evalScript(ACQUIRE_SCRIPT, [...entries], args)
-      .catch(() => {})
-      .finally(() => this.sending.delete(sent));
-    this.sending.add(sent);
+    this.sendAlone(ACQUIRE_SCRIPT, entries, args);
   }
 
   /** Gives back the leases past their life and forgets the keys quiet since (a timer while any key is kept). */
@@ -230,9 +227,17 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   private sendSettles(batch: SettleBatch): void {
-    // A settle lost with Redis only leaves the reservation as it was: the bucket refills anyway.
+    this.sendAlone(SETTLE_SCRIPT, batch.entries, [this.pinnedNow(), ...batch.args]);
+  }
+
+  /**
+   * A script no request waits for (settles, a lease given back), tracked until answered for flushSettles.
+   * One lost with Redis only leaves the buckets as they were: they refill anyway, and a lease's grant stops
+   * counting two generations on.
+   */
+  private sendAlone(script: LuaScript, entries: readonly [string, string], args: string[]): void {
     const sent = this.redis
-      .evalScript(SETTLE_SCRIPT, [...batch.entries], [this.pinnedNow(), ...batch.args])
+      .evalScript(script, [...entries], args)
       .catch(() => {})
       .finally(() => this.sending.delete(sent));
     this.sending.add(sent);

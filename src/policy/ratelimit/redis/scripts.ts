@@ -87,15 +87,16 @@ end
  * A batch of acquires of one key and customer, decided one after the other in this order, atomically.
  * ARGV (ACQUIRE_HEAD values first): pinnedNow ('' = server TIME), the count N, the lease asked for (requests
  * wanted, the tokens of each, the divisor: LEASE_DIVISOR times the live instances), the lease given back
- * (GIVE_BACK_LUA: GIVE_BACK_ARGS values, the first '' when none), then ACQUIRE_ARGS per acquire (tokens, keyRpm, keyTpm,
- * customerRpm, customerTpm; '' = none), then the settles of this key and customer that waited
+ * (GIVE_BACK_LUA: GIVE_BACK_ARGS values, the first '' when none), then ACQUIRE_ARGS per acquire (tokens,
+ * keyRpm, keyTpm, customerRpm, customerTpm; '' = none), then the settles of this key and customer that waited
  * (SETTLES_LUA; '0' when none). The lease given back and the settles are applied first, as if each had
  * been sent alone just before.
  * Returns ACQUIRE_REPLY values per acquire, in order: [allowed '1'|'0', scope, retryAfterMs, keyTokens,
  * customerTokens, reqLimit, reqRemaining, reqResetMs, tokLimit, tokRemaining, tokResetMs] ('' = no window),
  * then LEASE_REPLY values: the requests leased (each with the tokens asked; '0': none), the lease's
- * generation (what giving it back names) and the six window values as the lease left them. A lease is granted only when the last acquire was allowed, holds at most
- * the level of each limited bucket over the divisor, and at least MIN_LEASE_REQUESTS (else none).
+ * generation (what giving it back names) and the six window values as the lease left them. A lease is
+ * granted only when the last acquire was allowed, holds at most the level of each limited bucket over the
+ * divisor, and at least MIN_LEASE_REQUESTS (else none).
  */
 export const ACQUIRE_SCRIPT = luaScript(`${BUCKET_LUA}${SETTLES_LUA}${GIVE_BACK_LUA}
 local now = clock(ARGV[1])
