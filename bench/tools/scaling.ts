@@ -13,10 +13,14 @@
 // the same load per instance, not counted), so the comparison is the fleet's own cost, not how busy two
 // shared cores are.
 //
+// With --side-by-side the fleets of every size run at the same time, each on stores of its own with the
+// same load per instance, and are read over the same windows: the host's drift (its idle rate alone moves
+// by a third between runs minutes apart) then falls on every size alike instead of on one.
+//
 // --rounds N measures every size N times in turn and takes the median of the rounds' growths: on a shared
 // 2-core host one round's idle rate alone moves the figure by 20 %.
 //
-//   node dist/bench/tools/scaling.js [--sizes 1,3] [--seconds 20] [--rate 200] [--rate-per-instance [--equal-load]] [--connections 16]
+//   node dist/bench/tools/scaling.js [--sizes 1,3] [--seconds 20] [--rate 200] [--rate-per-instance [--equal-load]] [--side-by-side] [--connections 16]
 //                                     [--rounds 1] [--warmup 3] [--idle 10] [--settle 11] [--results-file F] [--no-write]
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -39,8 +43,8 @@ import { MODEL, type RequestSpec } from '../scenarios.js';
 import { Teardowns } from './fleet-accuracy.js';
 
 /** Its sections of bench/RESULTS.md: the same load in all, and (--rate-per-instance) the same load per instance. */
-export const sectionOf = (o: Pick<ScalingOptions, 'ratePerInstance' | 'equalLoad'>) =>
-  o.ratePerInstance ? (o.equalLoad ? 'scaling-equal-load' : 'scaling-rate-per-instance') : 'scaling';
+export const sectionOf = (o: Pick<ScalingOptions, 'ratePerInstance' | 'equalLoad' | 'sideBySide'>) =>
+  o.sideBySide ? 'scaling-side-by-side' : o.ratePerInstance ? (o.equalLoad ? 'scaling-equal-load' : 'scaling-rate-per-instance') : 'scaling';
 /** CPU per request per instance with the most instances over that with the fewest: the target. */
 export const CPU_GROWTH_LIMIT = 1.1;
 const UPSTREAM_KEY = 'sk-scaling-upstream-0123456789abcdef';
@@ -57,6 +61,12 @@ export interface ScalingOptions {
   ratePerInstance: boolean;
   /** With ratePerInstance: companions make up the largest size's instances, so the machine is as loaded for every size. */
   equalLoad: boolean;
+  /**
+   * Every size's fleet runs at the same time as the others (stores of its own each, the same load per
+   * instance), so all are measured on the machine as it is at that moment: a host that slows down mid-run
+   * slows every size alike. Implies ratePerInstance.
+   */
+  sideBySide?: boolean;
   /** Every size measured this many times in turn; the verdict is the median of the rounds' growths (1 when not given). */
   rounds?: number;
   connections: number;
@@ -210,80 +220,98 @@ export function split(idle: number, idleSec: number, loaded: number, loadedSec: 
 const sumOf = (c: Counters, prefix: string, names?: readonly string[]) =>
   Object.entries(c).reduce((n, [k, v]) => (k.startsWith(prefix) && (names === undefined || names.includes(k.slice(prefix.length))) ? n + v : n), 0);
 
-/** Where companions run: a database, a Redis and a key of their own, so the counters read are the fleet's alone. */
-interface Companions {
+/** A fleet's own stores and key: a database, a Redis and a key of its own, so the counters read are that fleet's alone. */
+interface Stores {
   env: Record<string, string>;
   secret: string;
+  db: pg.Client;
+  redis: RedisClient;
 }
 
-async function measureSize(
-  instances: number,
-  opts: ScalingOptions,
-  setup: { command: GatewayCommand; env: Record<string, string>; secret: string; db: pg.Client; redis: RedisClient },
-  companions: { count: number; setup: Companions } | null,
-): Promise<SizeResult> {
-  const fleet = await startLocalFleet({ instances, command: setup.command, env: setup.env, startTimeoutMs: 180_000 });
-  const beside =
-    companions === null || companions.count === 0
-      ? null
-      : await startLocalFleet({ instances: companions.count, command: setup.command, env: companions.setup.env, startTimeoutMs: 180_000 });
+/** A fleet to run in one measurement: counted, or a companion that only loads the machine. */
+interface FleetRun {
+  instances: number;
+  stores: Stores;
+  counted: boolean;
+}
+
+/**
+ * Starts the fleets, loads them all together (each at its own rate), and reads each counted fleet's
+ * counters over the same idle and loaded windows: what one fleet costs next to what the others cost, on
+ * the machine as it was at that moment.
+ */
+async function measureFleets(runs: FleetRun[], opts: ScalingOptions, command: GatewayCommand): Promise<SizeResult[]> {
+  const fleets: LocalFleet[] = [];
   try {
-    const requests = requestsFor(setup.secret);
+    // Started together, so that what every process does at a fixed time after its start (V8's memory
+    // reducer collects the heap about 15-20 s after start-up, 0.1-0.25 s of CPU) falls in the same window
+    // for every fleet rather than in one fleet's idle reading alone.
+    const started = await Promise.allSettled(runs.map((run) => startLocalFleet({ instances: run.instances, command, env: run.stores.env, startTimeoutMs: 180_000 })));
+    for (const s of started) if (s.status === 'fulfilled') fleets.push(s.value);
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
     // Per instance, the rate and (so that each sees requests come as a lone one would) the connections.
     const loadFor = (n: number) => (opts.ratePerInstance ? { overallRate: opts.rate * n, connections: opts.connections * n } : { overallRate: opts.rate, connections: opts.connections });
-    const besideLoad = (durationSec: number) =>
-      beside === null ? null : runLoad({ url: beside.url, durationSec, requests: requestsFor(companions!.setup.secret), expectStatus: 200, ...loadFor(companions!.count) });
-    const load = async (durationSec: number) =>
-      (await Promise.all([runLoad({ url: fleet.url, durationSec, requests, expectStatus: 200, ...loadFor(instances) }), besideLoad(durationSec)]))[0];
+    const load = (durationSec: number) =>
+      Promise.all(runs.map((run, i) => runLoad({ url: fleets[i]!.url, durationSec, requests: requestsFor(run.stores.secret), expectStatus: 200, ...loadFor(run.instances) })));
+    const counted = [...runs.keys()].filter((i) => runs[i]!.counted);
+    const snapshots = () => Promise.all(counted.map((i) => snapshot(fleets[i]!, runs[i]!.stores.db, runs[i]!.stores.redis)));
     // Connections, JIT, the key cache and the limiter's scripts warm before anything counts.
     if (opts.warmupSeconds > 0) await load(opts.warmupSeconds);
     const wait = (seconds: number) => new Promise((r) => setTimeout(r, seconds * 1000));
     await wait(opts.settleSeconds);
-    const idleFrom = await snapshot(fleet, setup.db, setup.redis);
+    const idleFrom = await snapshots();
     await wait(opts.idleSeconds);
-    const before = await snapshot(fleet, setup.db, setup.redis);
-    const result = await load(opts.seconds);
+    const before = await snapshots();
+    const results = await load(opts.seconds);
     await wait(opts.settleSeconds);
-    const after = await snapshot(fleet, setup.db, setup.redis);
-
-    const idle = growth(idleFrom.counters, before.counters);
-    const loaded = growth(before.counters, after.counters);
-    for (const d of [idle, loaded]) d['pg:xact_commit']! -= OWN_TRANSACTIONS_PER_SNAPSHOT;
-    const idleSec = (before.at - idleFrom.at) / 1000;
-    const loadedSec = (after.at - before.at) / 1000;
-    const answered = sumOf(loaded, 'sessions:');
-    const splitOf = (pick: (c: Counters) => number, n = instances, req = answered) => split(pick(idle), idleSec, pick(loaded), loadedSec, req, n);
-    const perInstance = fleet.instances.map((inst) => {
-      const served = loaded[`sessions:${inst.name}`]!;
-      return { name: inst.name, requests: served, cpu: splitOf((c) => c[`cpu:${inst.name}`]!, 1, served) };
-    });
-    const redisByCommand: Record<string, number> = {};
-    for (const [k, v] of Object.entries(loaded)) if (k.startsWith('redis:') && v > 0) redisByCommand[k.slice(6)] = round(v / answered, 3);
-    const usageRows = loaded['usage:rows']!;
-    const usageTransactions = loaded['usage:transactions']!;
-    return {
-      instances,
-      ok: result.ok,
-      unexpected: result.unexpected,
-      rps: round(result.rps, 0),
-      p99Ms: round(result.latencyMs.summary().p99, 1),
-      perInstance,
-      cpu: splitOf((c) => sumOf(c, 'cpu:')),
-      pgTransactions: splitOf((c) => c['pg:xact_commit']!),
-      pgRowsInserted: splitOf((c) => c['pg:tup_inserted']!),
-      pgRowsUpdated: splitOf((c) => c['pg:tup_updated']!),
-      redisCommands: splitOf((c) => sumOf(c, 'redis:')),
-      redisScriptCalls: splitOf((c) => sumOf(c, 'redis:', SCRIPT_COMMANDS)),
-      redisScriptUsec: splitOf((c) => sumOf(c, 'redis-usec:', SCRIPT_COMMANDS)),
-      redisByCommand,
-      usage: { rows: usageRows, transactions: usageTransactions, rowsPerTransaction: round(usageTransactions > 0 ? usageRows / usageTransactions : NaN, 1),
-        // On disk, table and indexes: what a month of rows costs (pages fill as rows come, so a short run reads a little high).
-        bytesPerRow: round(after.counters['usage:bytes']! / after.counters['usage:rows']!, 0),
-      },
-    };
+    const after = await snapshots();
+    return counted.map((i, c) => sizeResult(fleets[i]!, results[i]!, idleFrom[c]!, before[c]!, after[c]!));
   } finally {
-    await Promise.all([fleet.stop(), beside?.stop()]);
+    await Promise.all(fleets.map((f) => f.stop()));
   }
+}
+
+type Snapshot = Awaited<ReturnType<typeof snapshot>>;
+
+/** One fleet's numbers from its three snapshots: idle from the first to the second, loaded from the second to the third. */
+function sizeResult(fleet: LocalFleet, result: Awaited<ReturnType<typeof runLoad>>, idleFrom: Snapshot, before: Snapshot, after: Snapshot): SizeResult {
+  const instances = fleet.instances.length;
+  const idle = growth(idleFrom.counters, before.counters);
+  const loaded = growth(before.counters, after.counters);
+  for (const d of [idle, loaded]) d['pg:xact_commit']! -= OWN_TRANSACTIONS_PER_SNAPSHOT;
+  const idleSec = (before.at - idleFrom.at) / 1000;
+  const loadedSec = (after.at - before.at) / 1000;
+  const answered = sumOf(loaded, 'sessions:');
+  const splitOf = (pick: (c: Counters) => number, n = instances, req = answered) => split(pick(idle), idleSec, pick(loaded), loadedSec, req, n);
+  const perInstance = fleet.instances.map((inst) => {
+    const served = loaded[`sessions:${inst.name}`]!;
+    return { name: inst.name, requests: served, cpu: splitOf((c) => c[`cpu:${inst.name}`]!, 1, served) };
+  });
+  const redisByCommand: Record<string, number> = {};
+  for (const [k, v] of Object.entries(loaded)) if (k.startsWith('redis:') && v > 0) redisByCommand[k.slice(6)] = round(v / answered, 3);
+  const usageRows = loaded['usage:rows']!;
+  const usageTransactions = loaded['usage:transactions']!;
+  return {
+    instances,
+    ok: result.ok,
+    unexpected: result.unexpected,
+    rps: round(result.rps, 0),
+    p99Ms: round(result.latencyMs.summary().p99, 1),
+    perInstance,
+    cpu: splitOf((c) => sumOf(c, 'cpu:')),
+    pgTransactions: splitOf((c) => c['pg:xact_commit']!),
+    pgRowsInserted: splitOf((c) => c['pg:tup_inserted']!),
+    pgRowsUpdated: splitOf((c) => c['pg:tup_updated']!),
+    redisCommands: splitOf((c) => sumOf(c, 'redis:')),
+    redisScriptCalls: splitOf((c) => sumOf(c, 'redis:', SCRIPT_COMMANDS)),
+    redisScriptUsec: splitOf((c) => sumOf(c, 'redis-usec:', SCRIPT_COMMANDS)),
+    redisByCommand,
+    usage: { rows: usageRows, transactions: usageTransactions, rowsPerTransaction: round(usageTransactions > 0 ? usageRows / usageTransactions : NaN, 1),
+      // On disk, table and indexes: what a month of rows costs (pages fill as rows come, so a short run reads a little high).
+      bytesPerRow: round(after.counters['usage:bytes']! / after.counters['usage:rows']!, 0),
+    },
+  };
 }
 
 export async function runScaling(opts: ScalingOptions, log: (line: string) => void = () => {}): Promise<ScalingReport> {
@@ -291,15 +319,10 @@ export async function runScaling(opts: ScalingOptions, log: (line: string) => vo
   const host = hostRun();
   const teardowns = new Teardowns();
   try {
-    const databaseUrl = await createTestDatabase(teardowns);
-    const redisServer = await startPrivateRedis();
-    teardowns.teardown(() => redisServer.stop());
     const simulator = await startSimulator({ port: 0, host: '127.0.0.1', apiKey: UPSTREAM_KEY });
     teardowns.teardown(() => simulator.close());
-    const env: Record<string, string> = {
+    const baseEnv: Record<string, string> = {
       PATH: process.env.PATH ?? '',
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: redisServer.url,
       GATEWAY_ADMIN_TOKEN: `mgwadm_scaling_${randomBytes(16).toString('hex')}`,
       ANTHROPIC_BASE_URL: simulator.url,
       ANTHROPIC_API_KEY: UPSTREAM_KEY,
@@ -307,30 +330,42 @@ export async function runScaling(opts: ScalingOptions, log: (line: string) => vo
       LOG_LEVEL: 'info',
     };
     const command = gatewayCommand();
-    const secret = await runCli(command, env, ['keys', 'create', '--customer', 'scaling', '--rpm', String(KEY_RPM)]);
-    const db = new pg.Client({ connectionString: databaseUrl });
-    await db.connect();
-    teardowns.teardown(() => db.end());
-    const redis = redisClient(redisServer.url);
-    await redis.connect();
-    teardowns.teardown(() => redis.quit());
+    const storesFor = async (customer: string): Promise<Stores> => {
+      const redisServer = await startPrivateRedis();
+      teardowns.teardown(() => redisServer.stop());
+      const env = { ...baseEnv, DATABASE_URL: await createTestDatabase(teardowns), REDIS_URL: redisServer.url };
+      const secret = await runCli(command, env, ['keys', 'create', '--customer', customer, '--rpm', String(KEY_RPM)]);
+      const db = new pg.Client({ connectionString: env.DATABASE_URL });
+      await db.connect();
+      teardowns.teardown(() => db.end());
+      const redis = redisClient(redisServer.url);
+      await redis.connect();
+      teardowns.teardown(() => redis.quit());
+      return { env, secret, db, redis };
+    };
 
-    let companions: Companions | null = null;
-    if (opts.ratePerInstance && opts.equalLoad) {
-      const companionRedis = await startPrivateRedis();
-      teardowns.teardown(() => companionRedis.stop());
-      const companionEnv = { ...env, DATABASE_URL: await createTestDatabase(teardowns), REDIS_URL: companionRedis.url };
-      companions = { env: companionEnv, secret: await runCli(command, companionEnv, ['keys', 'create', '--customer', 'companion', '--rpm', String(KEY_RPM)]) };
-    }
     const most = Math.max(...opts.sizes);
+    const sideBySide = opts.sideBySide === true;
+    if (sideBySide) opts = { ...opts, ratePerInstance: true, equalLoad: false };
+    // Side by side, every size has stores of its own (they run at once); in turn, one set serves every size.
+    const stores = sideBySide ? await Promise.all(opts.sizes.map((n) => storesFor(`scaling-${n}`))) : [await storesFor('scaling')];
+    const companions = !sideBySide && opts.ratePerInstance && opts.equalLoad ? await storesFor('companion') : null;
     const rounds: SizeResult[][] = [];
     for (let r = 0; r < (opts.rounds ?? 1); r++) {
-      const sizes: SizeResult[] = [];
-      for (const instances of opts.sizes) {
-        log(`round ${r + 1}, ${instances} instance(s): ${opts.rate} requests/s${opts.ratePerInstance ? ' per instance' : ''} for ${opts.seconds} s${companions ? `, ${most - instances} companion(s) beside` : ''}`);
-        const result = await measureSize(instances, opts, { command, env, secret, db, redis }, companions && { count: most - instances, setup: companions });
-        log(`${instances} instance(s): ${result.cpu.perRequest} µs CPU per request (${result.cpu.rawPerRequest} with the idle cost), ${result.redisCommands.perRequest} Redis commands and ${result.pgTransactions.perRequest} PostgreSQL transactions per request`);
-        sizes.push(result);
+      let sizes: SizeResult[];
+      if (sideBySide) {
+        log(`round ${r + 1}: fleets of ${opts.sizes.join(' and ')} side by side, ${opts.rate} requests/s per instance for ${opts.seconds} s`);
+        sizes = await measureFleets(opts.sizes.map((instances, i) => ({ instances, stores: stores[i]!, counted: true })), opts, command);
+      } else {
+        sizes = [];
+        for (const instances of opts.sizes) {
+          log(`round ${r + 1}, ${instances} instance(s): ${opts.rate} requests/s${opts.ratePerInstance ? ' per instance' : ''} for ${opts.seconds} s${companions ? `, ${most - instances} companion(s) beside` : ''}`);
+          const beside = companions && most > instances ? [{ instances: most - instances, stores: companions, counted: false }] : [];
+          sizes.push(...(await measureFleets([{ instances, stores: stores[0]!, counted: true }, ...beside], opts, command)));
+        }
+      }
+      for (const result of sizes) {
+        log(`${result.instances} instance(s): ${result.cpu.perRequest} µs CPU per request (${result.cpu.rawPerRequest} with the idle cost; idle ${result.perInstance.map((p) => round(p.cpu.idlePerInstancePerSecond / 1000, 1)).join(', ')} ms/s), ${result.redisCommands.perRequest} Redis commands and ${result.pgTransactions.perRequest} PostgreSQL transactions per request`);
       }
       rounds.push(sizes);
     }
@@ -392,18 +427,23 @@ export function formatScaling(r: ScalingReport): string {
       : `CPU per request per instance, ${r.sizes[r.sizes.length - 1]!.instances} instances over ${r.sizes[0]!.instances}: what a request adds ${verdict(r.cpuGrowth)}; ` +
         `with the idle cost spread over the requests ${r.rawCpuGrowth} (each instance's idle cost is per second, not per request: at a fixed rate more instances carry more of it).` +
         (r.roundGrowths.length > 1
-          ? ` Medians of ${r.roundGrowths.length} rounds (each size measured once a round, in turn): ${r.roundGrowths.map((g) => g.cpu).join(', ')} (${r.roundGrowths.map((g) => g.raw).join(', ')} with the idle cost); the table is the median round's.`
+          ? ` Medians of ${r.roundGrowths.length} rounds (each size measured once a round, ${r.options.sideBySide ? 'all at once' : 'in turn'}): ${r.roundGrowths.map((g) => g.cpu).join(', ')} (${r.roundGrowths.map((g) => g.raw).join(', ')} with the idle cost); the table is the median round's.`
           : '') +
         (r.options.ratePerInstance
           ? ''
           : ' With the same load in all, each instance is as many times less busy as there are instances, and a less busy Node process spends more CPU per request' +
             ' (fewer requests share each wake-up of its event loop): `--rate-per-instance` compares instances equally busy.');
   return [
-    `## How the fleet scales: per-request costs with ${r.sizes.map((s) => s.instances).join(' and ')} instances, ${r.options.ratePerInstance ? `the same load per instance${r.options.equalLoad ? ', the machine equally loaded' : ''}` : 'the same load in all'} (\`tools/scaling.ts\`)`,
+    `## How the fleet scales: per-request costs with ${r.sizes.map((s) => s.instances).join(' and ')} instances, ${r.options.sideBySide ? 'the fleets side by side, the same load per instance' : r.options.ratePerInstance ? `the same load per instance${r.options.equalLoad ? ', the machine equally loaded' : ''}` : 'the same load in all'} (\`tools/scaling.ts\`)`,
     '',
     describeHost(r, ' shared with the load, HAProxy and the simulator'),
     `${rate} requests/s ${r.options.ratePerInstance ? 'per instance (times the instances through HAProxy)' : 'in all (whatever the instances)'} for ${seconds} s over ${connections} connections${r.options.ratePerInstance ? ' per instance' : ''} through HAProxy (messages and chat in turn, not streamed, one key with an rpm limit so the limiter asks Redis on every request),`,
     "to `serve` instances on one PostgreSQL database and a redis-server of the run's own, access log on. CPU: /proc/<pid>/stat of each instance (all threads) over the requests HAProxy sent it;",
+    ...(r.options.sideBySide
+      ? [
+          `the fleets run at the same time (${r.sizes.reduce((n, s) => n + s.instances, 0)} instances in all), each with a database, a Redis, a key and an HAProxy of its own, and are measured over the same windows, so a host that slows down slows every size alike;`,
+        ]
+      : []),
     ...(r.options.equalLoad
       ? [
           `beside a smaller fleet, companions (${Math.max(...r.sizes.map((s) => s.instances))} instances in all, the same load each, with a database, a Redis, a key and an HAProxy of their own; not counted), so the machine is as loaded for every size;`,
@@ -436,6 +476,7 @@ if (/bench\/tools\/scaling\.(js|ts)$/.test(process.argv[1] ?? '')) {
       'results-file': { type: 'string' },
       'rate-per-instance': { type: 'boolean', default: false },
       'equal-load': { type: 'boolean', default: false },
+      'side-by-side': { type: 'boolean', default: false },
       rounds: { type: 'string', default: '1' },
       'no-write': { type: 'boolean', default: false },
     },
@@ -447,6 +488,7 @@ if (/bench\/tools\/scaling\.(js|ts)$/.test(process.argv[1] ?? '')) {
       rate: Number(values.rate),
       ratePerInstance: values['rate-per-instance'],
       equalLoad: values['equal-load'],
+      sideBySide: values['side-by-side'],
       rounds: Number(values.rounds),
       connections: Number(values.connections),
       warmupSeconds: Number(values.warmup),
