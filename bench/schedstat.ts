@@ -58,3 +58,29 @@ export function schedDelta(after: SchedTimes, before: SchedTimes): SchedTimes {
     mainWaitNs: after.mainWaitNs - before.mainWaitNs,
   };
 }
+
+/**
+ * How often the main thread (the event loop) gave up its CPU: voluntarily (it went to sleep with nothing
+ * to do: each one is a wake-up when work comes) and involuntarily (preempted).
+ */
+export interface ContextSwitches {
+  voluntary: number;
+  involuntary: number;
+}
+
+/** The two counters of a /proc/<pid>/status text. */
+export function parseContextSwitches(status: string): ContextSwitches {
+  const voluntary = /^voluntary_ctxt_switches:\s+(\d+)$/m.exec(status)?.[1];
+  const involuntary = /^nonvoluntary_ctxt_switches:\s+(\d+)$/m.exec(status)?.[1];
+  if (voluntary === undefined || involuntary === undefined) throw new Error('no context switch counts in this status');
+  return { voluntary: Number(voluntary), involuntary: Number(involuntary) };
+}
+
+/** The main thread's context switches, or null where the process is gone or the kernel keeps none. */
+export function readContextSwitches(pid: number): ContextSwitches | null {
+  try {
+    return parseContextSwitches(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return null;
+  }
+}

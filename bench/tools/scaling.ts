@@ -35,6 +35,7 @@ import { createTestDatabase } from '../../test/helpers/postgres.js';
 import { runLoad } from '../load.js';
 import { median } from '../percentiles.js';
 import { procCpuUs } from '../peers/peer.js';
+import { readContextSwitches } from '../schedstat.js';
 import { startPrivateRedis } from '../private-redis.js';
 import { describeHost, hostRun, type HostRun } from '../host-run.js';
 import { round } from '../results.js';
@@ -108,6 +109,13 @@ export interface SizeResult {
   perInstance: InstanceCost[];
   /** CPU µs of all instances together. */
   cpu: Split;
+  /**
+   * The instances' event loops going to sleep and being woken (voluntary context switches of their main
+   * threads), and being preempted (involuntary): how many requests share a wake-up is much of what a
+   * request costs.
+   */
+  wakeups: Split;
+  preempted: Split;
   pgTransactions: Split;
   pgRowsInserted: Split;
   pgRowsUpdated: Split;
@@ -189,6 +197,9 @@ async function snapshot(fleet: LocalFleet, db: pg.Client, redis: RedisClient): P
   const counters: Counters = {};
   for (const inst of fleet.instances) {
     counters[`cpu:${inst.name}`] = procCpuUs(inst.pid!);
+    const switches = readContextSwitches(inst.pid!);
+    counters[`wakeups:${inst.name}`] = switches?.voluntary ?? NaN;
+    counters[`preempted:${inst.name}`] = switches?.involuntary ?? NaN;
     counters[`sessions:${inst.name}`] = servers.find((x) => x.name === inst.name)?.sessions ?? 0;
   }
   for (const [column, value] of Object.entries(stats.rows[0]!)) counters[`pg:${column}`] = Number(value);
@@ -300,6 +311,8 @@ function sizeResult(fleet: LocalFleet, result: Awaited<ReturnType<typeof runLoad
     p99Ms: round(result.latencyMs.summary().p99, 1),
     perInstance,
     cpu: splitOf((c) => sumOf(c, 'cpu:')),
+    wakeups: splitOf((c) => sumOf(c, 'wakeups:')),
+    preempted: splitOf((c) => sumOf(c, 'preempted:')),
     pgTransactions: splitOf((c) => c['pg:xact_commit']!),
     pgRowsInserted: splitOf((c) => c['pg:tup_inserted']!),
     pgRowsUpdated: splitOf((c) => c['pg:tup_updated']!),
@@ -365,7 +378,7 @@ export async function runScaling(opts: ScalingOptions, log: (line: string) => vo
         }
       }
       for (const result of sizes) {
-        log(`${result.instances} instance(s): ${result.cpu.perRequest} µs CPU per request (${result.cpu.rawPerRequest} with the idle cost; idle ${result.perInstance.map((p) => round(p.cpu.idlePerInstancePerSecond / 1000, 1)).join(', ')} ms/s), ${result.redisCommands.perRequest} Redis commands and ${result.pgTransactions.perRequest} PostgreSQL transactions per request`);
+        log(`${result.instances} instance(s): ${result.cpu.perRequest} µs CPU per request (${result.cpu.rawPerRequest} with the idle cost, ${result.wakeups.rawPerRequest} wake-ups; idle ${result.perInstance.map((p) => round(p.cpu.idlePerInstancePerSecond / 1000, 1)).join(', ')} ms/s), ${result.redisCommands.perRequest} Redis commands and ${result.pgTransactions.perRequest} PostgreSQL transactions per request`);
       }
       rounds.push(sizes);
     }
@@ -404,6 +417,8 @@ export function formatScaling(r: ScalingReport): string {
       s.p99Ms,
       s.perInstance.map((p) => `${Math.round(p.cpu.perRequest)} (${Math.round(p.cpu.rawPerRequest)}), ${p.requests} req`).join(' · '),
       `${Math.round(s.cpu.perRequest)} (${Math.round(s.cpu.rawPerRequest)})`,
+      cell(s.wakeups),
+      cell(s.preempted),
       cell(s.pgTransactions),
       cell(s.pgRowsInserted),
       cell(s.pgRowsUpdated),
@@ -450,11 +465,12 @@ export function formatScaling(r: ScalingReport): string {
         ]
       : []),
     "PostgreSQL: pg_stat_database deltas of the run's database (transactions committed, reads included; rows inserted and updated; pg_stat_statements is not loaded here); Redis: INFO commandstats deltas",
-    '(the commands a script runs are counted as well as the script call); usage rows per write transaction: rows over distinct inserting transactions (xmin) in usage_records.',
+    '(the commands a script runs are counted as well as the script call); usage rows per write transaction: rows over distinct inserting transactions (xmin) in usage_records;',
+    'event-loop wake-ups and preemptions: voluntary and involuntary context switches of each instance\'s main thread (/proc/<pid>/status): the fewer requests share a wake-up, the more each costs.',
     `Each cell: what one request adds, the idle rate of every instance (measured for ${r.options.idleSeconds} s before the load) taken out; in brackets, everything over the requests.`,
     '',
-    '| instances | requests/s (errors) | p99 ms | CPU µs/request, each instance | CPU µs/request, all | PG transactions/request | PG rows inserted/request | PG rows updated/request | Redis commands/request | Redis script calls/request | Redis µs in scripts/request | usage rows per transaction (rows / transactions) | usage bytes per row on disk |',
-    '|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|',
+    '| instances | requests/s (errors) | p99 ms | CPU µs/request, each instance | CPU µs/request, all | event-loop wake-ups/request | preemptions/request | PG transactions/request | PG rows inserted/request | PG rows updated/request | Redis commands/request | Redis script calls/request | Redis µs in scripts/request | usage rows per transaction (rows / transactions) | usage bytes per row on disk |',
+    '|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
     ...rows.map((row) => `| ${row} |`),
     '',
     ...idle,

@@ -28,8 +28,13 @@ t.test('a very short run with 2 instances produces its numbers', async (t) => {
     t.equal(s.perInstance.length, s.instances, `${at}: one cost per instance`);
     t.ok(s.perInstance.every((p) => p.requests > 0 && p.cpu.rawPerRequest > 0), `${at}: every instance served requests and spent CPU on them`);
     t.ok(s.cpu.rawPerRequest > 0 && Number.isFinite(s.cpu.perRequest), `${at}: CPU per request ${s.cpu.perRequest} µs (${s.cpu.rawPerRequest} raw)`);
-    // The key has a limit, and at this rate it is not busy enough to lease from: a script for every request.
-    t.ok(s.redisScriptCalls.rawPerRequest >= 1, `${at}: Redis script calls per request ${s.redisScriptCalls.rawPerRequest}`);
+    // Every request wakes an event loop (its arrival, the upstream's answer); at this low rate the idle timers' wake-ups count too.
+    t.ok(s.wakeups.rawPerRequest > 0 && Number.isFinite(s.wakeups.perRequest), `${at}: ${s.wakeups.rawPerRequest} event-loop wake-ups per request`);
+    t.ok(Number.isFinite(s.preempted.rawPerRequest) && s.preempted.rawPerRequest >= 0, `${at}: ${s.preempted.rawPerRequest} preemptions per request`);
+    // The key has a limit, so the limiter asks Redis. At this rate a key is seldom busy enough to lease
+    // from (a lease is wanted for 4 acquires or more since the key's last script): most requests take
+    // a script of their own, a burst of the connections now and then takes a lease.
+    t.ok(s.redisScriptCalls.rawPerRequest > 0.5, `${at}: Redis script calls per request ${s.redisScriptCalls.rawPerRequest}`);
     t.ok(s.redisCommands.rawPerRequest >= s.redisScriptCalls.rawPerRequest, `${at}: Redis commands per request ${s.redisCommands.rawPerRequest}`);
     t.ok(s.redisScriptUsec.rawPerRequest > 0, `${at}: Redis µs in scripts per request ${s.redisScriptUsec.rawPerRequest}`);
     t.ok(s.pgTransactions.rawPerRequest > 0, `${at}: PostgreSQL transactions per request ${s.pgTransactions.rawPerRequest}`);
