@@ -130,12 +130,26 @@ function sameCustomerLimits(a: RateLimits | null, b: RateLimits | null): boolean
 }
 
 /**
- * How many requests to ask a lease for, from how often the key was asked for: twice the acquires since
- * its last script, if that was within a lease's life (a busy key), none otherwise (each request of a quiet
- * key goes to Redis, exactly).
+ * How long a key's acquires count towards how busy it is: each with weight e^(-age / BUSY_TIME_CONSTANT_MS),
+ * so a key asked for steadily r times a second on this instance reads about r / 10 (the requests of the
+ * last 100 ms), and a burst of n reads about n.
  */
-export function leaseWanted(acquiresSinceLastScript: number, msSinceLastScript: number): number {
+export const BUSY_TIME_CONSTANT_MS = 100;
+
+/** How busy a key is after one more acquire, `msSincePrevious` after the one before. */
+export function busierBy(busy: number, msSincePrevious: number): number {
+  return busy * Math.exp(-msSincePrevious / BUSY_TIME_CONSTANT_MS) + 1;
+}
+
+/**
+ * How many requests to ask a lease for, from how busy the key is (busierBy): twice that, so about 200 ms
+ * of its traffic, if its last script was within a lease's life; none otherwise, or under
+ * MIN_LEASE_REQUESTS (each request of a quiet key goes to Redis, exactly). Counting over time rather than
+ * since the key's last script matters for steady traffic: requests that come one at a time, each after the
+ * previous one's script has answered, are never several since the last script however many a second come.
+ */
+export function leaseWanted(busy: number, msSinceLastScript: number): number {
   if (msSinceLastScript >= LEASE_TTL_MS) return 0;
-  const wanted = Math.min(MAX_LEASE_REQUESTS, 2 * acquiresSinceLastScript);
+  const wanted = Math.min(MAX_LEASE_REQUESTS, Math.floor(2 * busy));
   return wanted < MIN_LEASE_REQUESTS ? 0 : wanted;
 }

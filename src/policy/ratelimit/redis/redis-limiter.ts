@@ -8,7 +8,7 @@ import type { RateLimits } from '../../../keys/rate-limits.js';
 import type { ReservationData } from '../memory-limiter.js';
 import { customerEntry, keyEntry, assertPrefix } from './keys.js';
 import { ACQUIRE_REPLY, ACQUIRE_SCRIPT, SETTLE_SCRIPT, type LuaScript } from './scripts.js';
-import { Lease, LEASE_DIVISOR, LEASE_TTL_MS, leaseWanted } from './lease.js';
+import { busierBy, Lease, LEASE_DIVISOR, LEASE_TTL_MS, leaseWanted } from './lease.js';
 import { TurnBatcher } from './turn-batcher.js';
 import { PendingSettles, type SettleBatch } from './pending-settles.js';
 
@@ -54,8 +54,9 @@ interface KeyState {
   lease: Lease | null;
   /** The key's last script granted a lease: its acquires wait for the script in flight, which may bring the next. */
   leasing: boolean;
-  /** Acquires of the key since its last script went. */
-  acquires: number;
+  /** How busy the key is on this instance: its acquires, the older counting less (busierBy). */
+  busy: number;
+  lastAcquireAt: number;
   lastScriptAt: number;
 }
 
@@ -106,9 +107,11 @@ export class RedisRateLimiter implements RateLimiter {
    */
   acquire(r: LimitRequest): LimitDecision | Promise<LimitDecision> {
     const state = this.stateOf(r.customerId, r.keyId);
-    state.acquires++;
+    const now = this.leaseClock();
+    state.busy = busierBy(state.busy, now - state.lastAcquireAt);
+    state.lastAcquireAt = now;
     const lease = state.lease;
-    if (lease !== null && lease.covers(r, this.leaseClock())) return fromLease(lease, r);
+    if (lease !== null && lease.covers(r, now)) return fromLease(lease, r);
     return this.acquires.add(r.keyId, state, r);
   }
 
@@ -125,12 +128,11 @@ export class RedisRateLimiter implements RateLimiter {
     if (decisions.length === requests.length) return decisions;
     const asked = decisions.length === 0 ? requests : requests.slice(decisions.length);
     const last = asked[asked.length - 1];
-    const want = this.useLeases ? leaseWanted(state.acquires, now - state.lastScriptAt) : 0;
+    const want = this.useLeases ? leaseWanted(state.busy, now - state.lastScriptAt) : 0;
     const args = [this.pinnedNow(), String(asked.length), String(want), String(last.tokens), String(LEASE_DIVISOR * Math.max(1, this.instances.liveInstances))];
     // The lease held goes back in this script, before its decisions; the script may grant the next.
     for (const arg of giveBackArgs(state.lease)) args.push(arg);
     state.lease = null;
-    state.acquires = 0;
     state.lastScriptAt = now;
     for (const r of asked) args.push(String(r.tokens), ...limitArgs(r.keyLimits, r.customerLimits));
     // The settles carried are lost with the call if it fails, as one sent alone would be.
@@ -192,7 +194,7 @@ export class RedisRateLimiter implements RateLimiter {
   private stateOf(customerId: string, keyId: string): KeyState {
     let state = this.keys.get(keyId);
     if (state === undefined) {
-      state = { entries: this.entries(customerId, keyId), lease: null, leasing: false, acquires: 0, lastScriptAt: -Infinity };
+      state = { entries: this.entries(customerId, keyId), lease: null, leasing: false, busy: 0, lastAcquireAt: -Infinity, lastScriptAt: -Infinity };
       this.keys.set(keyId, state);
       this.armSweep();
     }

@@ -1,7 +1,7 @@
 // A lease on its own (no Redis): what it covers, what a request takes from it, the settles it takes in,
 // the windows it shows, and how many requests a key asks for.
 import t from 'tap';
-import { Lease, LEASE_TTL_MS, leaseWanted, MAX_LEASE_REQUESTS } from '../../../../../src/policy/ratelimit/redis/lease.js';
+import { busierBy, Lease, LEASE_TTL_MS, leaseWanted, MAX_LEASE_REQUESTS } from '../../../../../src/policy/ratelimit/redis/lease.js';
 import type { LimitRequest } from '../../../../../src/policy/ratelimit/limiter.js';
 import type { RateLimits } from '../../../../../src/keys/rate-limits.js';
 
@@ -64,14 +64,36 @@ t.test('the windows shown: the fleet as Redis left it plus what the lease holds'
   t.equal(lease.status().tokens?.remaining, 500_000);
 });
 
-t.test('a key asks for a lease only when asked for again within a lease life', async (t) => {
+t.test('a key asks for a lease only when busy, and asked for again within a lease life', async (t) => {
   const cases: Array<[number, number, number]> = [
     [1, LEASE_TTL_MS, 0],
     [500, LEASE_TTL_MS + 1, 0],
-    [3, 0, 0],
+    [3.9, 0, 0],
     [4, 0, 8],
+    [20.5, 5, 41],
     [30, 10, 60],
     [10_000, 10, MAX_LEASE_REQUESTS],
   ];
-  for (const [acquires, ms, wanted] of cases) t.equal(leaseWanted(acquires, ms), wanted, `${acquires} acquires, ${ms} ms since the last script`);
+  for (const [busy, ms, wanted] of cases) t.equal(leaseWanted(busy, ms), wanted, `busy ${busy}, ${ms} ms since the last script`);
+});
+
+t.test('how busy a key reads: about its requests of the last 100 ms, steady or in a burst', async (t) => {
+  const steady = (perSecond: number, requests: number) => {
+    let busy = 0;
+    for (let i = 0; i < requests; i++) busy = busierBy(busy, i === 0 ? Infinity : 1000 / perSecond);
+    return busy;
+  };
+  const cases: Array<{ what: string; busy: number; from: number; to: number; leases: boolean }> = [
+    // One at a time, each after the one before has been decided: never several since a script, yet busy.
+    { what: '200 a second, steady', busy: steady(200, 400), from: 20, to: 21, leases: true },
+    { what: '40 a second, steady', busy: steady(40, 80), from: 4, to: 5, leases: true },
+    { what: '20 a second, steady', busy: steady(20, 40), from: 2, to: 3, leases: false },
+    { what: 'the first request', busy: steady(200, 1), from: 1, to: 1, leases: false },
+    { what: 'a burst of 16 at once', busy: steady(Infinity, 16), from: 16, to: 16, leases: true },
+  ];
+  for (const c of cases) {
+    t.ok(c.busy >= c.from && c.busy <= c.to, `${c.what}: busy ${c.busy.toFixed(2)}`);
+    t.equal(leaseWanted(c.busy, 1) > 0, c.leases, `${c.what}: ${c.leases ? 'leases' : 'no lease'}`);
+  }
+  t.equal(busierBy(16, 1000), 1 + 16 * Math.exp(-10), 'a second later a burst has all but gone');
 });

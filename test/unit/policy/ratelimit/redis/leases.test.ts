@@ -81,6 +81,24 @@ t.test('one instance: the remaining count in the headers goes down by one a requ
   await l.flushSettles();
 });
 
+t.test('a key asked for steadily, one request at a time, is decided mostly from leases', async (t) => {
+  const { admin, prefix, scripts, limiter } = await harness(t);
+  let clock = 0;
+  const l = limiter({ leaseClock: () => clock });
+  const rpm = 100_000;
+  const r: LimitRequest = { keyId: 'steady', customerId: 'c', keyLimits: { rpm, tpm: null }, customerLimits: null, tokens: 1 };
+  // 200 a second, each decided before the next comes: never two acquires waiting for one script.
+  let accepted = 0;
+  for (let i = 0; i < 400; i++) {
+    clock += 5;
+    if ((await decide(l.acquire(r))).allowed) accepted++;
+  }
+  t.equal(accepted, 400);
+  t.ok(scripts.acquires < 400 / 10, `${scripts.acquires} of 400 went to Redis; leases decided the rest`);
+  await l.flushSettles();
+  t.equal(await level(admin, `${prefix}{c}:key:steady`, 'rl', rpm), rpm - accepted, 'what Redis has left plus what was accepted is the limit');
+});
+
 t.test('never more than the limit: instances racing for the last requests of a bucket', async (t) => {
   const { admin, prefix, limiter } = await harness(t);
   const live = { liveInstances: 3 };
@@ -153,9 +171,10 @@ t.test("a bucket does not refill into what leases hold; a dead instance's lease 
   const holder = limiter({ now: () => clock, leaseClock: () => 0 });
   const other = limiter({ now: () => clock, leases: false });
   const r: LimitRequest = { keyId: 'held', customerId: 'c', keyLimits: { rpm: 60_000, tpm: null }, customerLimits: null, tokens: 1 };
-  for (let burst = 0; burst < 2; burst++) await Promise.all(Array.from({ length: 20 }, () => decide(holder.acquire(r))));
+  // Two bursts of 10: the second's script finds the key 20 acquires busy and takes a lease of 40.
+  for (let burst = 0; burst < 2; burst++) await Promise.all(Array.from({ length: 10 }, () => decide(holder.acquire(r))));
   const before = await decide(other.acquire(r));
-  t.equal(before.status.requests?.remaining, 60_000 - 40 - 40 - 1, '40 accepted, a lease of 40 held, and this one');
+  t.equal(before.status.requests?.remaining, 60_000 - 20 - 40 - 1, '20 accepted, a lease of 40 held, and this one');
   clock += 500; // 500 requests' worth of refill, more than the bucket lacks
   const during = await decide(other.acquire(r));
   t.equal(during.status.requests?.remaining, 60_000 - 40 - 1, 'refilled up to the capacity less the 40 the lease holds, not to the capacity');
