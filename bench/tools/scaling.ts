@@ -1,7 +1,7 @@
 // How the fleet's costs scale: the same fixed-rate load (messages and chat in turn, one limited key, so
-// Redis is on every request's path) through HAProxy to a local fleet (src/apps/fleet, what `npm run fleet`
-// runs) of 1 and then 3 `serve` instances on one PostgreSQL database and one Redis, in front of the
-// simulator. Per request: each instance's CPU (/proc/<pid>/stat, all its threads, over the requests
+// the shared limiter decides every request, by a Redis script or from a lease one took) through HAProxy
+// to a local fleet (src/apps/fleet, what `npm run fleet` runs) of 1 and then 3 `serve` instances on
+// one PostgreSQL database and one Redis, in front of the simulator. Per request: each instance's CPU (/proc/<pid>/stat, all its threads, over the requests
 // HAProxy sent it), PostgreSQL transactions and rows (pg_stat_database of the run's own database:
 // pg_stat_statements is not loaded on these machines), Redis commands (INFO commandstats of a
 // redis-server of the run's own), and the usage rows each write transaction carried (rows per distinct
@@ -17,10 +17,14 @@
 // same load per instance, and are read over the same windows: the host's drift (its idle rate alone moves
 // by a third between runs minutes apart) then falls on every size alike instead of on one.
 //
+// Requests arrive evenly spaced (bench/paced-load.ts), as from many independent clients; --arrivals bursts
+// uses autocannon's rate limit instead, one burst a second from every connection, whose cost depends on
+// how the load balancer shares each burst out.
+//
 // --rounds N measures every size N times in turn and takes the median of the rounds' growths: on a shared
 // 2-core host one round's idle rate alone moves the figure by 20 %.
 //
-//   node dist/bench/tools/scaling.js [--sizes 1,3] [--seconds 20] [--rate 200] [--rate-per-instance [--equal-load]] [--side-by-side] [--connections 16]
+//   node dist/bench/tools/scaling.js [--sizes 1,3] [--seconds 20] [--rate 200] [--rate-per-instance [--equal-load]] [--side-by-side] [--arrivals even|bursts] [--connections 16]
 //                                     [--rounds 1] [--warmup 3] [--idle 10] [--settle 11] [--results-file F] [--no-write]
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -33,6 +37,7 @@ import { startLocalFleet, type LocalFleet } from '../../src/apps/fleet/local-fle
 import { startSimulator } from '../../src/apps/simulator/index.js';
 import { createTestDatabase } from '../../test/helpers/postgres.js';
 import { runLoad } from '../load.js';
+import { runPacedLoad } from '../paced-load.js';
 import { median } from '../percentiles.js';
 import { procCpuUs } from '../peers/peer.js';
 import { readContextSwitches } from '../schedstat.js';
@@ -43,13 +48,14 @@ import { RESULTS_FILE, writeSection } from '../results-file.js';
 import { MODEL, type RequestSpec } from '../scenarios.js';
 import { Teardowns } from './fleet-accuracy.js';
 
-/** Its sections of bench/RESULTS.md: the same load in all, and (--rate-per-instance) the same load per instance. */
-export const sectionOf = (o: Pick<ScalingOptions, 'ratePerInstance' | 'equalLoad' | 'sideBySide'>) =>
-  o.sideBySide ? 'scaling-side-by-side' : o.ratePerInstance ? (o.equalLoad ? 'scaling-equal-load' : 'scaling-rate-per-instance') : 'scaling';
+/** Its sections of bench/RESULTS.md: one per mode, and one more per mode for autocannon's bursts. */
+export const sectionOf = (o: Pick<ScalingOptions, 'ratePerInstance' | 'equalLoad' | 'sideBySide' | 'arrivals'>) =>
+  (o.sideBySide ? 'scaling-side-by-side' : o.ratePerInstance ? (o.equalLoad ? 'scaling-equal-load' : 'scaling-rate-per-instance') : 'scaling') +
+  (o.arrivals === 'bursts' ? '-bursts' : '');
 /** CPU per request per instance with the most instances over that with the fewest: the target. */
 export const CPU_GROWTH_LIMIT = 1.1;
 const UPSTREAM_KEY = 'sk-scaling-upstream-0123456789abcdef';
-/** The key's limit: never reached by the load, but set, so every request asks Redis. */
+/** The key's limit: never reached by the load, but set, so the shared limiter decides every request. */
 const KEY_RPM = 100_000_000;
 
 export interface ScalingOptions {
@@ -68,6 +74,12 @@ export interface ScalingOptions {
    * slows every size alike. Implies ratePerInstance.
    */
   sideBySide?: boolean;
+  /**
+   * How requests arrive: 'even', evenly spaced (open loop, `paced-load.ts`), as from many independent
+   * clients; 'bursts', autocannon's rate limit, each connection's quota for the second sent back to back
+   * at its start (one burst a second). Even when not given.
+   */
+  arrivals?: 'even' | 'bursts';
   /** Every size measured this many times in turn; the verdict is the median of the rounds' growths (1 when not given). */
   rounds?: number;
   connections: number;
@@ -263,8 +275,12 @@ async function measureFleets(runs: FleetRun[], opts: ScalingOptions, command: Ga
     if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
     // Per instance, the rate and (so that each sees requests come as a lone one would) the connections.
     const loadFor = (n: number) => (opts.ratePerInstance ? { overallRate: opts.rate * n, connections: opts.connections * n } : { overallRate: opts.rate, connections: opts.connections });
-    const load = (durationSec: number) =>
-      Promise.all(runs.map((run, i) => runLoad({ url: fleets[i]!.url, durationSec, requests: requestsFor(run.stores.secret), expectStatus: 200, ...loadFor(run.instances) })));
+    const loadOne = (run: FleetRun, url: string, durationSec: number) => {
+      const { overallRate, connections } = loadFor(run.instances);
+      const spec = { url, durationSec, connections, requests: requestsFor(run.stores.secret), expectStatus: 200 };
+      return (opts.arrivals ?? 'even') === 'even' ? runPacedLoad({ ...spec, rate: overallRate }) : runLoad({ ...spec, overallRate });
+    };
+    const load = (durationSec: number) => Promise.all(runs.map((run, i) => loadOne(run, fleets[i]!.url, durationSec)));
     const counted = [...runs.keys()].filter((i) => runs[i]!.counted);
     const snapshots = () => Promise.all(counted.map((i) => snapshot(fleets[i]!, runs[i]!.stores.db, runs[i]!.stores.redis)));
     // Connections, JIT, the key cache and the limiter's scripts warm before anything counts.
@@ -452,7 +468,11 @@ export function formatScaling(r: ScalingReport): string {
     `## How the fleet scales: per-request costs with ${r.sizes.map((s) => s.instances).join(' and ')} instances, ${r.options.sideBySide ? 'the fleets side by side, the same load per instance' : r.options.ratePerInstance ? `the same load per instance${r.options.equalLoad ? ', the machine equally loaded' : ''}` : 'the same load in all'} (\`tools/scaling.ts\`)`,
     '',
     describeHost(r, ' shared with the load, HAProxy and the simulator'),
-    `${rate} requests/s ${r.options.ratePerInstance ? 'per instance (times the instances through HAProxy)' : 'in all (whatever the instances)'} for ${seconds} s over ${connections} connections${r.options.ratePerInstance ? ' per instance' : ''} through HAProxy (messages and chat in turn, not streamed, one key with an rpm limit so the limiter asks Redis on every request),`,
+    `${rate} requests/s ${r.options.ratePerInstance ? 'per instance (times the instances through HAProxy)' : 'in all (whatever the instances)'} for ${seconds} s over ${connections} connections${r.options.ratePerInstance ? ' per instance' : ''} through HAProxy,`,
+    (r.options.arrivals ?? 'even') === 'even'
+      ? 'arriving evenly spaced (open loop, `paced-load.ts`: as from many independent clients),'
+      : "arriving in bursts (autocannon's rate limit: each connection sends its quota for the second back to back, then waits for the next second),",
+    'messages and chat in turn, not streamed, one key with an rpm limit so the limiter is on every request (Redis, or a lease the instance holds),',
     "to `serve` instances on one PostgreSQL database and a redis-server of the run's own, access log on. CPU: /proc/<pid>/stat of each instance (all threads) over the requests HAProxy sent it;",
     ...(r.options.sideBySide
       ? [
@@ -479,6 +499,11 @@ export function formatScaling(r: ScalingReport): string {
   ].join('\n');
 }
 
+function arrivalsOf(value: string): 'even' | 'bursts' {
+  if (value === 'even' || value === 'bursts') return value;
+  throw new Error(`--arrivals is even or bursts, got "${value}"`);
+}
+
 if (/bench\/tools\/scaling\.(js|ts)$/.test(process.argv[1] ?? '')) {
   const { values } = parseArgs({
     options: {
@@ -494,6 +519,7 @@ if (/bench\/tools\/scaling\.(js|ts)$/.test(process.argv[1] ?? '')) {
       'equal-load': { type: 'boolean', default: false },
       'side-by-side': { type: 'boolean', default: false },
       rounds: { type: 'string', default: '1' },
+      arrivals: { type: 'string', default: 'even' },
       'no-write': { type: 'boolean', default: false },
     },
   });
@@ -506,6 +532,7 @@ if (/bench\/tools\/scaling\.(js|ts)$/.test(process.argv[1] ?? '')) {
       equalLoad: values['equal-load'],
       sideBySide: values['side-by-side'],
       rounds: Number(values.rounds),
+      arrivals: arrivalsOf(values.arrivals),
       connections: Number(values.connections),
       warmupSeconds: Number(values.warmup),
       idleSeconds: Number(values.idle),

@@ -6,6 +6,7 @@ import { formatScaling, runScaling, sectionOf } from '../../bench/tools/scaling.
 t.test('side by side: fleets of one and two run at once, on stores of their own, over the same windows', async (t) => {
   const options = { sizes: [1, 2], seconds: 2, rate: 20, ratePerInstance: false, equalLoad: false, sideBySide: true, connections: 4, warmupSeconds: 1, idleSeconds: 1, settleSeconds: 1.2 };
   t.equal(sectionOf(options), 'scaling-side-by-side');
+  t.equal(sectionOf({ ...options, arrivals: 'bursts' }), 'scaling-side-by-side-bursts', "autocannon's bursts have a section of their own");
   const report = await runScaling(options);
   t.ok(report.options.ratePerInstance, 'side by side implies the same load per instance');
   t.same(report.sizes.map((s) => s.instances), [1, 2]);
@@ -24,5 +25,6 @@ t.test('side by side: fleets of one and two run at once, on stores of their own,
   const section = formatScaling(report);
   t.match(section, /the fleets side by side/);
   t.match(section, /3 instances in all/);
+  t.match(section, /arriving evenly spaced/, 'evenly spaced arrivals unless asked otherwise');
   t.notMatch(section, /NaN|undefined/);
 });

@@ -52,8 +52,9 @@ t.test('a very short run with 2 instances produces its numbers', async (t) => {
 });
 
 t.test('equal load: a fleet of one runs beside a companion, both sizes measured and compared', async (t) => {
-  const options = { sizes: [1, 2], seconds: 2, rate: 20, ratePerInstance: true, equalLoad: true, connections: 4, warmupSeconds: 1, idleSeconds: 1, settleSeconds: 1.2 };
-  t.equal(sectionOf(options), 'scaling-equal-load');
+  // In autocannon's bursts, so both ways of sending the load run here.
+  const options = { sizes: [1, 2], seconds: 2, rate: 20, ratePerInstance: true, equalLoad: true, arrivals: 'bursts' as const, connections: 4, warmupSeconds: 1, idleSeconds: 1, settleSeconds: 1.2 };
+  t.equal(sectionOf(options), 'scaling-equal-load-bursts');
   const report = await runScaling(options);
   t.same(report.sizes.map((s) => s.instances), [1, 2]);
   for (const s of report.sizes) {
@@ -68,5 +69,6 @@ t.test('equal load: a fleet of one runs beside a companion, both sizes measured 
   const section = formatScaling(report);
   t.match(section, /the machine equally loaded/);
   t.match(section, /companions \(2 instances in all/);
+  t.match(section, /arriving in bursts/);
   t.notMatch(section, /NaN|undefined/);
 });
