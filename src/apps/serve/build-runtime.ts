@@ -192,6 +192,8 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
         await usage.close();
         await Promise.all(providers.all.map((p) => p.client.close().catch(() => p.client.destroy())));
         await translatePool?.close();
+        // Spend counted here while Redis did not answer goes to the fleet's counters if it answers now.
+        await budgets.flush?.();
         await shared?.close();
         if (ownSimulator) await simulator?.close();
         await stores.close();

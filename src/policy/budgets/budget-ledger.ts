@@ -29,6 +29,8 @@ export interface BudgetLedger {
   reserve(charges: readonly BudgetCharge[], nanoUsd: number): BudgetDecision | Promise<BudgetDecision>;
   /** Replaces the reservation by the request's real cost (more or less than reserved). */
   settle(hold: BudgetHold, nanoUsd: number): void | Promise<void>;
+  /** At a graceful stop: hands what this instance counted alone to the shared counters (the Redis fallback only). */
+  flush?(): Promise<void>;
 }
 
 /** What a budget had spent in a period before any request of this process counted there (the usage store's rollup). */

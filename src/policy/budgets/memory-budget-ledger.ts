@@ -7,9 +7,12 @@ import { KEEP_AFTER_PERIOD_MS } from './budget-period.js';
 import { counterName, firstRefusal, type BudgetCharge, type BudgetDecision, type BudgetHold, type BudgetLedger, type SeedSpend } from './budget-ledger.js';
 
 interface Counter {
+  readonly customerId: string;
   spent: number;
   /** What the store said at seeding: a share is taken of what was left then. */
   readonly seed: number;
+  /** How much of `spent` a shared ledger already has (the seed, then what was handed over): see takeUnshared. */
+  shared: number;
   /** Epoch ms after which nothing settles here any more (null: total, kept). */
   readonly dropAfter: number | null;
 }
@@ -25,6 +28,13 @@ export interface MemoryBudgetLedgerOptions {
   /** Live instances sharing the budgets; 1 (the default) gives this instance the whole of each. */
   share?: () => number;
   now?: () => number;
+}
+
+/** Spend of one counter (its name, counterName's) that a shared ledger has not seen. */
+export interface UnsharedSpend {
+  readonly customerId: string;
+  readonly name: string;
+  readonly nanoUsd: number;
 }
 
 /** Counters checked for expiry once per this many reservations. */
@@ -64,6 +74,30 @@ export class MemoryBudgetLedger implements BudgetLedger {
     }
   }
 
+  /**
+   * What was counted here that the shared ledger has not seen, per counter, marked as seen: a Redis
+   * instance's spend while Redis did not answer, for FallbackBudgetLedger to add to the fleet's counters.
+   * Settles of holds taken meanwhile count too, whenever they come.
+   */
+  takeUnshared(): UnsharedSpend[] {
+    const out: UnsharedSpend[] = [];
+    for (const [name, c] of this.counters) {
+      const nanoUsd = c.spent - c.shared;
+      if (nanoUsd === 0) continue;
+      c.shared = c.spent;
+      out.push({ customerId: c.customerId, name, nanoUsd });
+    }
+    return out;
+  }
+
+  /** Puts back what takeUnshared gave and could not be handed over, to hand over next time. */
+  restoreUnshared(spend: readonly UnsharedSpend[]): void {
+    for (const s of spend) {
+      const counter = this.counters.get(s.name);
+      if (counter !== undefined) counter.shared -= s.nanoUsd;
+    }
+  }
+
   /** Counters held now (for tests: ended periods must not accumulate). */
   get size(): number {
     return this.counters.size;
@@ -96,7 +130,7 @@ export class MemoryBudgetLedger implements BudgetLedger {
 
   private create(name: string, charge: BudgetCharge, spent: number): Counter {
     const resetsAt = charge.window.resetsAt;
-    const counter: Counter = { spent, seed: spent, dropAfter: resetsAt === null ? null : resetsAt + KEEP_AFTER_PERIOD_MS };
+    const counter: Counter = { customerId: charge.customerId, spent, seed: spent, shared: spent, dropAfter: resetsAt === null ? null : resetsAt + KEEP_AFTER_PERIOD_MS };
     this.counters.set(name, counter);
     return counter;
   }

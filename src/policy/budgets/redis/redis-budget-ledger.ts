@@ -17,7 +17,11 @@ export class RedisBudgetHold implements BudgetHold {
 
 /** A counter's Redis key: the customer's hash tag, so a request's counters share a slot (Redis Cluster). */
 export function budgetCounterKey(prefix: string, charge: BudgetCharge): string {
-  return `${prefix}{${charge.customerId}}:${counterName(charge)}`;
+  return counterKey(prefix, charge.customerId, counterName(charge));
+}
+
+function counterKey(prefix: string, customerId: string, name: string): string {
+  return `${prefix}{${customerId}}:${name}`;
 }
 
 export class RedisBudgetLedger implements BudgetLedger {
@@ -49,6 +53,14 @@ export class RedisBudgetLedger implements BudgetLedger {
     const delta = nanoUsd - hold.reserved;
     if (delta === 0) return;
     await this.redis.evalScript(BUDGET_SETTLE_SCRIPT, [...hold.keys], [String(delta)]);
+  }
+
+  /**
+   * Adds spend counted elsewhere (an instance's own counters while Redis did not answer) to a counter. A
+   * counter missing here is left alone, as a settle leaves it: its seed from the usage store has the rows.
+   */
+  async addSpent(customerId: string, name: string, nanoUsd: number): Promise<void> {
+    await this.redis.evalScript(BUDGET_SETTLE_SCRIPT, [counterKey(this.prefix, customerId, name)], [String(nanoUsd)]);
   }
 
   private async run(keys: string[], charges: readonly BudgetCharge[], cost: number, seeds: number[] | null): Promise<string[]> {

@@ -104,3 +104,29 @@ t.test('a seed that fails is not remembered: the next request asks again', async
   fail = false;
   t.ok((await ledger.reserve(c, 1)).allowed);
 });
+
+t.test('what a shared ledger has not seen: growth since seeding, taken once, put back when not handed over', async (t) => {
+  const { seed } = seeds({ 'customer:m2026-11': 1 * DOLLAR });
+  const ledger = new MemoryBudgetLedger(seed);
+  const customer = [charge(monthly(10), NOV)];
+  const both = [charge(monthly(5), NOV, 'key'), ...customer];
+  t.same(ledger.takeUnshared(), [], 'nothing counted yet');
+  const a = (await ledger.reserve(both, 2 * DOLLAR)) as Extract<BudgetDecision, { allowed: true }>;
+  ledger.settle(a.hold, 1.5 * DOLLAR);
+  const taken = ledger.takeUnshared();
+  t.same(
+    taken,
+    [
+      { customerId: 'cus_1', name: 'budget:key:key1:m2026-11', nanoUsd: 1.5 * DOLLAR },
+      { customerId: 'cus_1', name: 'budget:customer:cus_1:m2026-11', nanoUsd: 1.5 * DOLLAR },
+    ],
+    'the seed is not counted again: only what was spent here',
+  );
+  t.same(ledger.takeUnshared(), [], 'taken once');
+  ledger.restoreUnshared(taken.slice(1));
+  const b = (await ledger.reserve(customer, 0.5 * DOLLAR)) as Extract<BudgetDecision, { allowed: true }>;
+  t.same(ledger.takeUnshared(), [{ customerId: 'cus_1', name: 'budget:customer:cus_1:m2026-11', nanoUsd: 2 * DOLLAR }], 'what was put back, with the reservation since');
+  ledger.settle(b.hold, 0.2 * DOLLAR);
+  t.same(ledger.takeUnshared(), [{ customerId: 'cus_1', name: 'budget:customer:cus_1:m2026-11', nanoUsd: -0.3 * DOLLAR }], 'a settle after the hand-over: the difference, given back');
+  t.equal((await ledger.reserve(customer, 0)).spentBefore[0], 2.7 * DOLLAR, 'the counter itself is unchanged by all this');
+});
