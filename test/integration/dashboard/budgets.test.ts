@@ -36,7 +36,14 @@ t.test('budgets through the admin API', async (t) => {
   // Soft: served and counted, past 80% (past 100% even) after two requests.
   await operator.ok('POST', budgetPath, { amountUsd: '0.0001', amountPeriod: 'day', amountMode: 'soft' });
   for (let i = 0; i < 2; i++) t.equal((await callMessages(h.url, key)).status, 200, 'soft: served');
-  await waitFor(async () => (await operator.ok('GET', `/customers/${acme.id}`)).customer.budgetStatus.warning === true, 10_000);
+  // Spent so far is read from the usage rows, written in batches: wait for both served requests' rows, so
+  // every figure below counts the same requests (a batch written between the two would split them).
+  const servedRows = async () => {
+    const [row] = (await operator.ok('GET', `/customers/${acme.id}/usage`)).byKey;
+    return row === undefined ? 0 : row.requests - row.errors;
+  };
+  await waitFor(async () => (await servedRows()) === 2, 10_000);
+  t.equal((await operator.ok('GET', `/customers/${acme.id}`)).customer.budgetStatus.warning, true, 'past 80%: the warning');
   const status = (await operator.ok('GET', `/customers/${acme.id}`)).customer.budgetStatus;
   t.ok(status.utilisation >= 0.8, `warning from 80% (${status.utilisation})`);
   const [listed] = (await operator.ok('GET', '/customers')).customers;
