@@ -98,6 +98,14 @@ export class MemoryBudgetLedger implements BudgetLedger {
     }
   }
 
+  /**
+   * Drops the counters a shared ledger has all of, so that their next use is seeded from the store again:
+   * at the start of another Redis outage, what the fleet spent since the last one counts.
+   */
+  forgetShared(): void {
+    for (const [name, c] of this.counters) if (c.spent === c.shared) this.counters.delete(name);
+  }
+
   /** Counters held now (for tests: ended periods must not accumulate). */
   get size(): number {
     return this.counters.size;

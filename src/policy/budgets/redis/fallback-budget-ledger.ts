@@ -23,7 +23,11 @@ export class FallbackBudgetLedger implements BudgetLedger {
     /** Once when falling back, once when sharing resumes (not per request). */
     log: (event: SwitchEvent, reason: string) => void = () => {},
   ) {
-    this.switch = new SharedOrLocal(store, log);
+    this.switch = new SharedOrLocal(store, (event, reason) => {
+      // Counters kept from an earlier outage would decide from what was spent then: seeded afresh instead.
+      if (event === 'fallback') local.forgetShared();
+      log(event, reason);
+    });
   }
 
   reserve(charges: readonly BudgetCharge[], nanoUsd: number): BudgetDecision | Promise<BudgetDecision> {

@@ -103,3 +103,25 @@ t.test('a counter Redis lost meanwhile is seeded from the store, which has the r
   t.equal(next.spentBefore[0], store.spent, `seeded with the store's $${store.spent / DOLLAR}, the cut's spend not added again`);
   t.equal(await counter(), store.spent);
 });
+
+t.test('a second outage decides from what the fleet spent since the first, not from what this instance counted then', async (t) => {
+  const { ledger, store, counter, cut, restore, reserve, events } = await setup(t);
+  await reserve(1);
+  store.spent = 1 * DOLLAR;
+  const first = await cut(reserve, 1);
+  for (const h of first) ledger.settle(h.hold, 1 * DOLLAR);
+  await restore();
+  // The rest of the fleet spends through Redis meanwhile (here: this ledger, while Redis answers).
+  const spentByFleet = 8 - 1 - first.length;
+  t.ok(spentByFleet > 0, `the fleet spends $${spentByFleet} between the outages`);
+  await reserve(spentByFleet);
+  t.equal(await counter(), 8 * DOLLAR, '$8 of $10 spent before the second outage');
+  store.spent = 8 * DOLLAR;
+
+  const second = await cut(reserve, 0.25);
+  const spentThen = 8 + 0.25 * second.length;
+  // Counted from this instance's first outage instead, it would have $3 and these, and room for this.
+  const refused = await ledger.reserve(charges, (10 - spentThen + 0.01) * DOLLAR);
+  t.same([refused.allowed, refused.spentBefore[0]], [false, spentThen * DOLLAR], `seeded afresh from the store's $8: $${spentThen} spent, no room for more than what is left`);
+  t.same(events, ['fallback', 'resumed', 'fallback'], 'each outage logged once');
+});
