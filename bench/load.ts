@@ -34,11 +34,33 @@ export interface LoadResult {
   latencyMs: Samples;
 }
 
+/** The answers of one run as they come: statuses against the expected one, and every latency. */
+export class Answers {
+  private ok = 0;
+  private unexpected = 0;
+  private readonly otherStatuses: Record<number, number> = {};
+  private readonly latencyMs = new Samples();
+
+  constructor(private readonly expectStatus: number) {}
+
+  add(status: number, ms: number): void {
+    this.latencyMs.add(ms);
+    if (status === this.expectStatus) this.ok++;
+    else {
+      this.unexpected++;
+      this.otherStatuses[status] = (this.otherStatuses[status] ?? 0) + 1;
+    }
+  }
+
+  /** The run's result, with the requests that got no answer at all (connection errors, timeouts). */
+  result(errors: number, elapsedSec: number): LoadResult {
+    const { ok, otherStatuses, latencyMs } = this;
+    return { ok, unexpected: this.unexpected + errors, otherStatuses, errors, elapsedSec, rps: ok / elapsedSec, latencyMs };
+  }
+}
+
 export function runLoad(spec: LoadSpec): Promise<LoadResult> {
-  const latencyMs = new Samples();
-  let ok = 0;
-  let unexpected = 0;
-  const otherStatuses: Record<number, number> = {};
+  const answers = new Answers(spec.expectStatus);
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -57,18 +79,10 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
       },
       (err, result) => {
         if (err) return reject(err);
-        const elapsedSec = (performance.now() - started) / 1000;
-        resolve({ ok, unexpected: unexpected + result.errors, otherStatuses, errors: result.errors, elapsedSec, rps: ok / elapsedSec, latencyMs });
+        resolve(answers.result(result.errors, (performance.now() - started) / 1000));
       },
     );
     spec.stop?.addEventListener('abort', () => instance.stop(), { once: true });
-    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-      latencyMs.add(ms);
-      if (status === spec.expectStatus) ok++;
-      else {
-        unexpected++;
-        otherStatuses[status] = (otherStatuses[status] ?? 0) + 1;
-      }
-    });
+    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => answers.add(status, ms));
   });
 }

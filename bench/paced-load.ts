@@ -4,8 +4,7 @@
 // quota for the second back to back and then waits for the second to end, so the load comes as one
 // burst a second, and what a request costs then depends on how each burst is shared out.
 import { Pool } from 'undici';
-import type { LoadResult } from './load.js';
-import { Samples } from './percentiles.js';
+import { Answers, type LoadResult } from './load.js';
 import type { RequestSpec } from './scenarios.js';
 
 export interface PacedLoadSpec {
@@ -35,16 +34,9 @@ export function dueTimes(rate: number, durationSec: number): Float64Array {
 
 /** Latency is from each request's due time, not from when it left: a request kept waiting by the ones before it counts the wait. */
 export async function runPacedLoad(spec: PacedLoadSpec): Promise<LoadResult> {
-  const pool = new Pool(spec.url, {
-    connections: spec.connections,
-    pipelining: 1,
-    headersTimeout: (spec.timeoutSec ?? 10) * 1000,
-    bodyTimeout: (spec.timeoutSec ?? 10) * 1000,
-  });
-  const latencyMs = new Samples();
-  const otherStatuses: Record<number, number> = {};
-  let ok = 0;
-  let unexpected = 0;
+  const timeoutMs = (spec.timeoutSec ?? 10) * 1000;
+  const pool = new Pool(spec.url, { connections: spec.connections, pipelining: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const answers = new Answers(spec.expectStatus);
   let errors = 0;
   const due = dueTimes(spec.rate, spec.durationSec);
   const inFlight = new Set<Promise<void>>();
@@ -54,12 +46,7 @@ export async function runPacedLoad(spec: PacedLoadSpec): Promise<LoadResult> {
       .request({ method: r.method, path: r.path, headers: r.headers, body: r.body })
       .then(async (res) => {
         await res.body.arrayBuffer();
-        latencyMs.add(performance.now() - dueAt);
-        if (res.statusCode === spec.expectStatus) ok++;
-        else {
-          unexpected++;
-          otherStatuses[res.statusCode] = (otherStatuses[res.statusCode] ?? 0) + 1;
-        }
+        answers.add(res.statusCode, performance.now() - dueAt);
       })
       .catch(() => {
         errors++;
@@ -85,6 +72,5 @@ export async function runPacedLoad(spec: PacedLoadSpec): Promise<LoadResult> {
   } finally {
     await pool.close();
   }
-  const elapsedSec = (performance.now() - started) / 1000;
-  return { ok, unexpected: unexpected + errors, otherStatuses, errors, elapsedSec, rps: ok / elapsedSec, latencyMs };
+  return answers.result(errors, (performance.now() - started) / 1000);
 }

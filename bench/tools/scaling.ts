@@ -1,11 +1,11 @@
 // How the fleet's costs scale: the same fixed-rate load (messages and chat in turn, one limited key, so
 // the shared limiter decides every request, by a Redis script or from a lease one took) through HAProxy
 // to a local fleet (src/apps/fleet, what `npm run fleet` runs) of 1 and then 3 `serve` instances on
-// one PostgreSQL database and one Redis, in front of the simulator. Per request: each instance's CPU (/proc/<pid>/stat, all its threads, over the requests
-// HAProxy sent it), PostgreSQL transactions and rows (pg_stat_database of the run's own database:
-// pg_stat_statements is not loaded on these machines), Redis commands (INFO commandstats of a
-// redis-server of the run's own), and the usage rows each write transaction carried (rows per distinct
-// xmin in usage_records). CPU per request per instance must not grow with the instances (within 10%).
+// one PostgreSQL database and one Redis, in front of the simulator. Per request: each instance's CPU
+// (/proc/<pid>/stat, all its threads, over the requests HAProxy sent it), PostgreSQL transactions and
+// rows (pg_stat_database of the run's own database: pg_stat_statements is not loaded on these machines),
+// Redis commands (INFO commandstats of a redis-server of the run's own), and the usage rows each write
+// transaction carried (rows per distinct xmin in usage_records). CPU per request per instance must not grow with the instances (within 10%).
 // Writes its section of bench/RESULTS.md; docs/scaling.md projects from these numbers.
 //
 // With --equal-load (and --rate-per-instance) the machine runs as many loaded instances for every size:
@@ -278,7 +278,7 @@ async function measureFleets(runs: FleetRun[], opts: ScalingOptions, command: Ga
     const loadOne = (run: FleetRun, url: string, durationSec: number) => {
       const { overallRate, connections } = loadFor(run.instances);
       const spec = { url, durationSec, connections, requests: requestsFor(run.stores.secret), expectStatus: 200 };
-      return (opts.arrivals ?? 'even') === 'even' ? runPacedLoad({ ...spec, rate: overallRate }) : runLoad({ ...spec, overallRate });
+      return opts.arrivals === 'bursts' ? runLoad({ ...spec, overallRate }) : runPacedLoad({ ...spec, rate: overallRate });
     };
     const load = (durationSec: number) => Promise.all(runs.map((run, i) => loadOne(run, fleets[i]!.url, durationSec)));
     const counted = [...runs.keys()].filter((i) => runs[i]!.counted);
@@ -469,9 +469,9 @@ export function formatScaling(r: ScalingReport): string {
     '',
     describeHost(r, ' shared with the load, HAProxy and the simulator'),
     `${rate} requests/s ${r.options.ratePerInstance ? 'per instance (times the instances through HAProxy)' : 'in all (whatever the instances)'} for ${seconds} s over ${connections} connections${r.options.ratePerInstance ? ' per instance' : ''} through HAProxy,`,
-    (r.options.arrivals ?? 'even') === 'even'
-      ? 'arriving evenly spaced (open loop, `paced-load.ts`: as from many independent clients),'
-      : "arriving in bursts (autocannon's rate limit: each connection sends its quota for the second back to back, then waits for the next second),",
+    r.options.arrivals === 'bursts'
+      ? "arriving in bursts (autocannon's rate limit: each connection sends its quota for the second back to back, then waits for the next second),"
+      : 'arriving evenly spaced (open loop, `paced-load.ts`: as from many independent clients),',
     'messages and chat in turn, not streamed, one key with an rpm limit so the limiter is on every request (Redis, or a lease the instance holds),',
     "to `serve` instances on one PostgreSQL database and a redis-server of the run's own, access log on. CPU: /proc/<pid>/stat of each instance (all threads) over the requests HAProxy sent it;",
     ...(r.options.sideBySide
