@@ -66,10 +66,9 @@ createInterface({ input: child.stdout }).on('line', (line) => {
 });
 
 child.on('close', (code, signal) => {
-  const innermost = failures;
-  if (innermost.length > 0) {
-    process.stdout.write(`\n# ${innermost.length} failure(s):\n`);
-    for (const f of innermost) {
+  if (failures.length > 0) {
+    process.stdout.write(`\n# ${failures.length} failure(s):\n`);
+    for (const f of failures) {
       const d = f.diagnostic;
       process.stdout.write(`#   not ok: ${f.path.join(' > ')}${d.at ? ` (${d.at.fileName}:${d.at.lineNumber})` : ''}\n`);
       for (const l of d.lines) process.stdout.write(`#     ${l}\n`);

@@ -90,12 +90,10 @@ export class MemoryBudgetLedger implements BudgetLedger {
     return out;
   }
 
-  /** Puts back what takeUnshared gave and could not be handed over, to hand over next time. */
-  restoreUnshared(spend: readonly UnsharedSpend[]): void {
-    for (const s of spend) {
-      const counter = this.counters.get(s.name);
-      if (counter !== undefined) counter.shared -= s.nanoUsd;
-    }
+  /** Puts back one counter's spend that takeUnshared gave and could not be handed over, to hand over next time. */
+  restoreUnshared(spend: UnsharedSpend): void {
+    const counter = this.counters.get(spend.name);
+    if (counter !== undefined) counter.shared -= spend.nanoUsd;
   }
 
   /**

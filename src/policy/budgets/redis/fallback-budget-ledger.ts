@@ -73,7 +73,7 @@ export class FallbackBudgetLedger implements BudgetLedger {
     this.handingOver = Promise.all(
       spend.map((s) =>
         this.shared.addSpent(s.customerId, s.name, s.nanoUsd).catch(() => {
-          this.local.restoreUnshared([s]);
+          this.local.restoreUnshared(s);
           this.owed = true;
         }),
       ),

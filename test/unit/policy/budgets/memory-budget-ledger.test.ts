@@ -123,7 +123,7 @@ t.test('what a shared ledger has not seen: growth since seeding, taken once, put
     'the seed is not counted again: only what was spent here',
   );
   t.same(ledger.takeUnshared(), [], 'taken once');
-  ledger.restoreUnshared(taken.slice(1));
+  ledger.restoreUnshared(taken[1]!);
   const b = (await ledger.reserve(customer, 0.5 * DOLLAR)) as Extract<BudgetDecision, { allowed: true }>;
   t.same(ledger.takeUnshared(), [{ customerId: 'cus_1', name: 'budget:customer:cus_1:m2026-11', nanoUsd: 2 * DOLLAR }], 'what was put back, with the reservation since');
   ledger.settle(b.hold, 0.2 * DOLLAR);
