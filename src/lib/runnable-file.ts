@@ -14,8 +14,14 @@ export interface RunnableFile {
   readonly file: string;
   /** The node options a new process needs for it: the loader's when it is source, none when compiled. */
   readonly loaderArgs: readonly string[];
-  /** A Worker's `execArgv` for it: undefined (inherit this process's) unless the compiled twin replaces source. */
-  readonly workerExecArgv: string[] | undefined;
+  /**
+   * A Worker's options for it: empty (inherit this thread's) unless the compiled twin replaces source;
+   * then no preloads of the test runner, neither in `execArgv` nor in `NODE_OPTIONS`, which a Worker
+   * parses from its env. A thread that loads its module with require() (Piscina's does) under the
+   * runner's hooks can abort the whole process on Node 20 (seen in CI as `IsGraphAsync must be used on
+   * an instantiated module`); without them it loads the way it does in production.
+   */
+  readonly worker: { readonly execArgv?: string[]; readonly env?: NodeJS.ProcessEnv };
   /** Settings the loader reads from the environment (empty when no loader runs). */
   readonly env: Readonly<Record<string, string>>;
 }
@@ -31,13 +37,31 @@ const buildIsCurrent = new Map<string, boolean>();
 
 /** `file`, an absolute path to a .ts or .js module of the repository at `root`: what to run for it. */
 export function runnableFile(file: string, root = ROOT): RunnableFile {
-  if (extname(file) !== '.ts') return { file, loaderArgs: [], workerExecArgv: undefined, env: {} };
+  if (extname(file) !== '.ts') return { file, loaderArgs: [], worker: {}, env: {} };
   const twin = join(root, 'dist', relative(root, file)).replace(/\.ts$/, '.js');
   // The test runner's other preloads stay out of the thread too: they need its loader.
-  if (currentBuild(root) && existsSync(twin)) return { file: twin, loaderArgs: [], workerExecArgv: [], env: {} };
+  if (currentBuild(root) && existsSync(twin)) {
+    return { file: twin, loaderArgs: [], worker: { execArgv: [], env: { ...process.env, NODE_OPTIONS: withoutPreloads(process.env.NODE_OPTIONS) } }, env: {} };
+  }
   // Without its settings the loader would type-check every file at every start.
   const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => LOADER_ENV.test(e[0]) && e[1] !== undefined));
-  return { file, loaderArgs: process.execArgv.filter((arg) => LOADER_ARG.test(arg)), workerExecArgv: undefined, env };
+  return { file, loaderArgs: process.execArgv.filter((arg) => LOADER_ARG.test(arg)), worker: {}, env };
+}
+
+const PRELOAD = /^--(import|require|loader|experimental-loader)(=|$)/;
+const PRELOAD_OPTION = /^(-r|--import|--require|--loader|--experimental-loader)$/;
+
+/** `NODE_OPTIONS` without the modules it preloads (both `--import=x` and `--import x`), other options kept. */
+export function withoutPreloads(nodeOptions: string | undefined): string {
+  const kept: string[] = [];
+  // Words as Node splits them: whitespace apart, except inside double quotes.
+  const words = (nodeOptions ?? '').match(/(?:[^\s"]+|"(?:\\.|[^"\\])*")+/g) ?? [];
+  for (let i = 0; i < words.length; i++) {
+    const option = words[i]!.replaceAll('"', ''); // a whole word may be quoted: "--import=file:///…"
+    if (PRELOAD_OPTION.test(option)) i++; // the module named in the next word goes with it
+    else if (!PRELOAD.test(option)) kept.push(words[i]!);
+  }
+  return kept.join(' ');
 }
 
 /** Decided once per process: a build made while it runs does not change what it already started. */

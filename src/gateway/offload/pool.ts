@@ -28,7 +28,7 @@ const WORKER = runnableFile(fileURLToPath(new URL(`./translate-worker${extname(f
 export function createTranslatePool(opts: TranslatePoolOptions): TranslatePool {
   const piscina = new Piscina<WorkerTask, HeadResult | TranslateResult>({
     filename: WORKER.file,
-    execArgv: WORKER.workerExecArgv,
+    ...WORKER.worker,
     minThreads: opts.threads,
     maxThreads: opts.threads,
     // Threads stay up: a large body should not also pay for a thread start.

@@ -94,7 +94,7 @@ export class ThreadedUsageStore implements UsageStore, LastUseWriter {
   }
 
   private start(): WriteThread {
-    const worker = new Worker(THREAD.file, { execArgv: THREAD.workerExecArgv, workerData: { databaseUrl: this.databaseUrl } satisfies UsageThreadData });
+    const worker = new Worker(THREAD.file, { ...THREAD.worker, workerData: { databaseUrl: this.databaseUrl } satisfies UsageThreadData });
     // Idle, never the reason the process stays up; close() ends it in an orderly shutdown.
     worker.unref();
     const thread: WriteThread = { worker, pending: new Map(), onClosed: null };
