@@ -41,7 +41,15 @@ export function runnableFile(file: string, root = ROOT): RunnableFile {
   const twin = join(root, 'dist', relative(root, file)).replace(/\.ts$/, '.js');
   // The test runner's other preloads stay out of the thread too: they need its loader.
   if (currentBuild(root) && existsSync(twin)) {
-    return { file: twin, loaderArgs: [], worker: { execArgv: [], env: { ...process.env, NODE_OPTIONS: withoutPreloads(process.env.NODE_OPTIONS) } }, env: {} };
+    return {
+      file: twin,
+      loaderArgs: [],
+      // Read as each thread starts, so it carries this process's environment of that moment.
+      get worker() {
+        return { execArgv: [], env: { ...process.env, NODE_OPTIONS: withoutPreloads(process.env.NODE_OPTIONS) } };
+      },
+      env: {},
+    };
   }
   // Without its settings the loader would type-check every file at every start.
   const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => LOADER_ENV.test(e[0]) && e[1] !== undefined));

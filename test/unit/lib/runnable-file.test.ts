@@ -37,6 +37,9 @@ t.test('a build newer than every source file: the compiled twin, without the loa
     worker.once('message', resolve).once('error', reject);
   });
   t.same(seen.execArgv, []);
+  process.env.RUNNABLE_FILE_PROBE = 'set later';
+  t.teardown(() => delete process.env.RUNNABLE_FILE_PROBE);
+  t.equal(run.worker.env?.RUNNABLE_FILE_PROBE, 'set later', 'a thread gets the environment of when it starts');
   t.notMatch(seen.nodeOptions, /--import|--require|--loader/, 'and none in its NODE_OPTIONS');
 });
 
