@@ -5,7 +5,8 @@
 // (/proc/<pid>/stat, all its threads, over the requests HAProxy sent it), PostgreSQL transactions and
 // rows (pg_stat_database of the run's own database: pg_stat_statements is not loaded on these machines),
 // Redis commands (INFO commandstats of a redis-server of the run's own), and the usage rows each write
-// transaction carried (rows per distinct xmin in usage_records). CPU per request per instance must not grow with the instances (within 10%).
+// transaction carried (rows per distinct xmin in usage_records). CPU per request per instance must not
+// grow with the instances (within 10%).
 // Writes its section of bench/RESULTS.md; docs/scaling.md projects from these numbers.
 //
 // With --equal-load (and --rate-per-instance) the machine runs as many loaded instances for every size:

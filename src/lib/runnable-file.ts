@@ -56,8 +56,8 @@ export function runnableFile(file: string, root = ROOT): RunnableFile {
   return { file, loaderArgs: process.execArgv.filter((arg) => LOADER_ARG.test(arg)), worker: {}, env };
 }
 
-const PRELOAD = /^--(import|require|loader|experimental-loader)(=|$)/;
-const PRELOAD_OPTION = /^(-r|--import|--require|--loader|--experimental-loader)$/;
+/** An option that preloads a module: `=` joins the module to it, or the module is the next word. */
+const PRELOAD = /^(-r|--import|--require|--loader|--experimental-loader)(?:(=)|$)/;
 
 /** `NODE_OPTIONS` without the modules it preloads (both `--import=x` and `--import x`), other options kept. */
 export function withoutPreloads(nodeOptions: string | undefined): string {
@@ -65,9 +65,9 @@ export function withoutPreloads(nodeOptions: string | undefined): string {
   // Words as Node splits them: whitespace apart, except inside double quotes.
   const words = (nodeOptions ?? '').match(/(?:[^\s"]+|"(?:\\.|[^"\\])*")+/g) ?? [];
   for (let i = 0; i < words.length; i++) {
-    const option = words[i]!.replaceAll('"', ''); // a whole word may be quoted: "--import=file:///…"
-    if (PRELOAD_OPTION.test(option)) i++; // the module named in the next word goes with it
-    else if (!PRELOAD.test(option)) kept.push(words[i]!);
+    const preload = PRELOAD.exec(words[i]!.replaceAll('"', '')); // a whole word may be quoted: "--import=file:///…"
+    if (preload === null) kept.push(words[i]!);
+    else if (preload[2] === undefined) i++; // the module named in the next word goes with it
   }
   return kept.join(' ');
 }

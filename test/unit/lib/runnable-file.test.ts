@@ -37,10 +37,10 @@ t.test('a build newer than every source file: the compiled twin, without the loa
     worker.once('message', resolve).once('error', reject);
   });
   t.same(seen.execArgv, []);
+  t.notMatch(seen.nodeOptions, /--import|--require|--loader/, 'and none in its NODE_OPTIONS');
   process.env.RUNNABLE_FILE_PROBE = 'set later';
   t.teardown(() => delete process.env.RUNNABLE_FILE_PROBE);
   t.equal(run.worker.env?.RUNNABLE_FILE_PROBE, 'set later', 'a thread gets the environment of when it starts');
-  t.notMatch(seen.nodeOptions, /--import|--require|--loader/, 'and none in its NODE_OPTIONS');
 });
 
 t.test('NODE_OPTIONS without preloads: both spellings, quoted paths, other options kept', async (t) => {
@@ -56,6 +56,7 @@ t.test('NODE_OPTIONS without preloads: both spellings, quoted paths, other optio
     ['"--import=file:///a/processinfo.mjs" --no-warnings', '--no-warnings'],
     ['--loader ts-node/esm --experimental-loader=x.mjs --inspect', '--inspect'],
     ['--title="my gateway"', '--title="my gateway"'],
+    ['--importance=high --require-module', '--importance=high --require-module'],
   ];
   for (const [given, expected] of cases) t.equal(withoutPreloads(given), expected, JSON.stringify(given));
 });
