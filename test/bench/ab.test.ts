@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
+import { REPO_ROOT } from '../helpers/repo-root.js';
 import { runAb, summarizeAb } from '../../bench/tools/ab.js';
 
 t.test('the verdict is the median of each round\'s own ratio, not a ratio of pooled numbers', async (t) => {
@@ -16,7 +17,7 @@ t.test('the verdict is the median of each round\'s own ratio, not a ratio of poo
   t.equal(s.rounds.length, 3);
 });
 
-const dist = join(import.meta.dirname, '../../dist');
+const dist = join(REPO_ROOT, 'dist');
 t.test('a short A/B of this build against its compiled copy measures all three targets every round', { skip: existsSync(join(dist, 'bench/processes.js')) ? false : 'no dist/ (npm run build)' }, async (t) => {
   const lines: string[] = [];
   const s = await runAb({ baseline: dist, scenario: 'chat', rounds: 2, durationSec: 0.3, connections: 2, log: (l) => lines.push(l) });

@@ -1,7 +1,7 @@
 // The instruction counter: reading callgrind's report, and a short count of this build under valgrind.
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import t from 'tap';
+import { REPO_ROOT } from '../helpers/repo-root.js';
 import { countInstructions, programTotal } from '../../bench/tools/instructions.js';
 
 t.test('the total is read from the report, thousands separators and all', async (t) => {
@@ -20,7 +20,7 @@ function hasValgrind(): boolean {
 }
 
 t.test('a short count of this build: a positive number of instructions for each request', { skip: hasValgrind() ? false : 'valgrind is not installed' }, async (t) => {
-  const r = await countInstructions({ build: join(import.meta.dirname, '../..'), scenario: 'chat', warmup: 100, requests: 20, connections: 2 });
+  const r = await countInstructions({ build: REPO_ROOT, scenario: 'chat', warmup: 100, requests: 20, connections: 2 });
   t.ok(r.perRequest > 10_000, `${r.perRequest} instructions per request`);
   t.equal(r.perRequest, Math.round(r.total / 20));
 });

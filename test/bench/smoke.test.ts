@@ -14,7 +14,7 @@ t.test('the bench runs every scenario and phase against the three targets and wr
   const markdownFile = join(dir, 'RESULTS.md');
   const readme = join(dir, 'README.md');
   const small = ['--streams', '20', '--hold', '0.5', '--memory-requests', '200', '--results', dir, '--results-md', markdownFile, '--readme', readme, '--quiet'];
-  const run = await runNode(join(import.meta.dirname, '../../bench/run.ts'), [...flags, ...small]);
+  const run = await runNode(join(import.meta.dirname, '../../bench/run.js'), [...flags, ...small]);
   t.equal(run.code, 0, `bench exits 0 (stderr: ${run.stderr.slice(-2000)})`);
 
   const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
@@ -43,7 +43,7 @@ t.test('the bench runs every scenario and phase against the three targets and wr
 t.test('with --profile the bench draws a flame graph of each proxy it profiled', async (t) => {
   const dir = t.testdir();
   const flags = ['--phases', 'scenarios', '--scenarios', 'chat', '--duration', '0.3', '--warmup', '0', '--rounds', '1', '--connections', '2'];
-  const run = await runNode(join(import.meta.dirname, '../../bench/run.ts'), [...flags, '--profile', '--results', dir, '--results-md', 'none', '--readme', 'none', '--quiet']);
+  const run = await runNode(join(import.meta.dirname, '../../bench/run.js'), [...flags, '--profile', '--results', dir, '--results-md', 'none', '--readme', 'none', '--quiet']);
   t.equal(run.code, 0, `bench exits 0 (stderr: ${run.stderr.slice(-2000)})`);
   const results = JSON.parse(readFileSync(join(dir, readdirSync(dir).find((f) => f.endsWith('.json'))!), 'utf8')) as BenchResults;
   const drawn = results.flameGraphs ?? [];

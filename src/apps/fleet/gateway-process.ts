@@ -3,10 +3,8 @@
 import { spawn } from 'node:child_process';
 import { get as httpGet } from 'node:http';
 import type { ChildProcess } from 'node:child_process';
-import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { runnableFile } from '../../lib/runnable-file.js';
 
 /** How to run `model-gateway`: node, its options (a TypeScript loader under tests) and the entry script. */
 export interface GatewayCommand {
@@ -16,11 +14,9 @@ export interface GatewayCommand {
   readonly env: Readonly<Record<string, string>>;
 }
 
-/** This build's `model-gateway`: dist/src/main.js beside the compiled fleet; from source, src/lib/runnable-file.ts decides. */
+/** This build's `model-gateway`: dist/src/main.js beside the compiled fleet. */
 export function gatewayCommand(): GatewayCommand {
-  const ext = extname(fileURLToPath(import.meta.url));
-  const main = runnableFile(fileURLToPath(new URL(`../../main${ext}`, import.meta.url)));
-  return { execPath: process.execPath, args: [...main.loaderArgs, main.file], env: main.env };
+  return { execPath: process.execPath, args: [fileURLToPath(new URL('../../main.js', import.meta.url))], env: {} };
 }
 
 export interface GatewayProcessOptions {

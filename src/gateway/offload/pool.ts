@@ -1,9 +1,7 @@
 // The translation pool: worker threads for chat bodies of at least `minBytes`, so parsing, translating
 // and serialising a large conversation never blocks the event loop that serves everyone else.
-import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { runnableFile } from '../../lib/runnable-file.js';
 import type { CatalogModel } from '../../catalog/model.js';
 import type { HeadResult, TranslateResult, WorkerTask } from './tasks.js';
 
@@ -22,13 +20,13 @@ export interface TranslatePool {
   close(): Promise<void>;
 }
 
-// The worker file sits next to this one: .js once compiled, .ts under the test runner's loader.
-const WORKER = runnableFile(fileURLToPath(new URL(`./translate-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url)));
+// A CommonJS entry beside this file: Piscina loads its task file with require() first, and on Node 20
+// require() of an ES module under a loader hook (a test runner's, an APM agent's) can abort the process.
+const WORKER = fileURLToPath(new URL('./translate-worker-entry.cjs', import.meta.url));
 
 export function createTranslatePool(opts: TranslatePoolOptions): TranslatePool {
   const piscina = new Piscina<WorkerTask, HeadResult | TranslateResult>({
-    filename: WORKER.file,
-    ...WORKER.worker,
+    filename: WORKER,
     minThreads: opts.threads,
     maxThreads: opts.threads,
     // Threads stay up: a large body should not also pay for a thread start.

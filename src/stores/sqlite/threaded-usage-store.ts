@@ -5,16 +5,12 @@
 // request path causes runs on the event loop's connection, where it would wait for the thread's lock.
 // A thread that fails or dies fails the batches it held, which the UsageWriter keeps and retries; the
 // next batch starts a new thread.
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { runnableFile } from '../../lib/runnable-file.js';
 import type { UsageRecord, UsageQuery, UsageRow, UsageStore, UsageTotals } from '../../metering/usage-store.js';
 import type { LastUse, LastUseWriter } from '../../keys/key-store.js';
 import type { UsageThreadData, WriteReply, WriteRequest } from './usage-write-thread.js';
 
-// The thread's file sits next to this one: .js once compiled, .ts under the test runner's loader.
-const THREAD = runnableFile(fileURLToPath(new URL(`./usage-write-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url)));
+const THREAD = new URL('./usage-write-thread.js', import.meta.url);
 
 /** Rows handed to the thread at a time: each batch is a structured clone on the event loop (bench/tools/usage-writes.ts). */
 export const ROWS_PER_HANDOVER = 256;
@@ -94,7 +90,7 @@ export class ThreadedUsageStore implements UsageStore, LastUseWriter {
   }
 
   private start(): WriteThread {
-    const worker = new Worker(THREAD.file, { ...THREAD.worker, workerData: { databaseUrl: this.databaseUrl } satisfies UsageThreadData });
+    const worker = new Worker(THREAD, { workerData: { databaseUrl: this.databaseUrl } satisfies UsageThreadData });
     // Idle, never the reason the process stays up; close() ends it in an orderly shutdown.
     worker.unref();
     const thread: WriteThread = { worker, pending: new Map(), onClosed: null };

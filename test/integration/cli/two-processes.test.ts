@@ -13,7 +13,7 @@ import { usageRecord } from '../../unit/metering/fixtures/usage-record.js';
 import { waitFor } from '../../helpers/wait.js';
 import { tempCli } from './fixtures/cli.js';
 
-const script = fileURLToPath(new URL('./fixtures/run-cli.ts', import.meta.url));
+const script = fileURLToPath(new URL('./fixtures/run-cli.js', import.meta.url));
 const cliProcess = (url: string, argv: string[]) => runNode(script, argv, { TEST_DATABASE_URL: url });
 
 t.test('a CLI process and a serving process share one database file', async (t) => {

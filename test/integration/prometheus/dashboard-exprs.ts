@@ -2,10 +2,10 @@
 // Prometheus: every panel target's `expr` and every query variable, with Grafana's template
 // variables replaced by values that select everything.
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../helpers/repo-root.js';
 
-export const DASHBOARD_PATH = join(dirname(fileURLToPath(import.meta.url)), '../../../grafana/dashboards/model-gateway.json');
+export const DASHBOARD_PATH = join(REPO_ROOT, 'grafana/dashboards/model-gateway.json');
 
 export interface DashboardTarget {
   panel: string;

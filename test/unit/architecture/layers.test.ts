@@ -5,8 +5,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import t from 'tap';
+import { REPO_ROOT } from '../../helpers/repo-root.js';
 
-const ROOT = resolve(import.meta.dirname, '../../..');
+const ROOT = REPO_ROOT;
 const SRC = join(ROOT, 'src');
 
 /** Bottom to top. A folder may import from its own layer's folder and from any folder before it. */

@@ -4,11 +4,12 @@
 // every check compares a file with what the code does, never with a copy of a default.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { GatewayConfig } from '../../../src/config/config.js';
 
-export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+import { REPO_ROOT } from '../../helpers/repo-root.js';
+
+export const ROOT = REPO_ROOT;
 
 export function repoText(path: string): string {
   return readFileSync(join(ROOT, path), 'utf8');

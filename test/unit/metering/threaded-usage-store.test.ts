@@ -69,7 +69,7 @@ t.test('after close, batches are refused (the writer keeps and counts them)', as
 t.test('a batch on its way keeps the process up; an idle thread does not', async (t) => {
   const url = `file:${join(t.testdir(), 'gw.db')}`;
   openDatabase(url).close();
-  const run = await runNode(join(import.meta.dirname, 'fixtures/write-and-leave.ts'), [url]);
+  const run = await runNode(join(import.meta.dirname, 'fixtures/write-and-leave.js'), [url]);
   t.equal(run.code, 0, run.stderr);
   t.equal(run.stdout, 'written\n', 'the process waited for the batch, then ended by itself');
   const db = openDatabase(url);

@@ -7,7 +7,7 @@ import t from 'tap';
 import type { Test } from 'tap';
 import { BatchedFdStream } from '../../../src/observability/batched-fd-stream.js';
 
-const CHILD = join(import.meta.dirname, 'fixtures/write-many-lines.ts');
+const CHILD = join(import.meta.dirname, 'fixtures/write-many-lines.js');
 
 function fileStream(t: Test, opts: { minBytes: number; flushEveryMs: number }) {
   const path = join(t.testdir(), 'out.log');
@@ -51,7 +51,7 @@ t.test('files and /dev/null are written in place; pipes asynchronously', async (
   closeSync(childLog);
 });
 
-const MODE_CHILD = join(import.meta.dirname, 'fixtures/report-write-mode.ts');
+const MODE_CHILD = join(import.meta.dirname, 'fixtures/report-write-mode.js');
 
 async function childWriteMode(stdout: 'pipe' | number): Promise<boolean> {
   const child = spawnNode(MODE_CHILD, [], { env: process.env, stdio: ['ignore', stdout, 'pipe'] });

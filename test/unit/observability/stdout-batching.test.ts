@@ -3,7 +3,7 @@ import { spawnNode } from '../../helpers/child-node.js';
 import { join } from 'node:path';
 import t from 'tap';
 
-const CHILD = join(import.meta.dirname, 'fixtures/log-then-idle.ts');
+const CHILD = join(import.meta.dirname, 'fixtures/log-then-idle.js');
 
 // The child never exits by itself and is killed with SIGKILL (no exit flush), so the line can only
 // come from the periodic flush; 10 s is forty flush periods.

@@ -18,7 +18,8 @@ function run(t: Test, fixture: string) {
   const root = t.testdir();
   for (const dir of ['node_modules', 'scripts']) symlinkSync(resolve(dir), join(root, dir));
   for (const f of ['package.json', 'tsconfig.json']) copyFileSync(f, join(root, f));
-  const file = `${FIXTURES}/${fixture}`;
+  // Tests run compiled: the fixture's compiled file, where tap places its failures.
+  const file = `dist/${FIXTURES}/${fixture.replace(/\.ts$/, '.js')}`;
   mkdirSync(dirname(join(root, file)), { recursive: true });
   copyFileSync(file, join(root, file));
   // Without the variables of the tap run this test is in (its own TAP_*, the process tracker's
@@ -37,9 +38,9 @@ t.test('failures at every depth are listed at the end, each once, with its diff'
   t.ok(summary !== undefined, 'three failures, not the subtests that hold them again');
   const listed = summary!.split('\n').filter((l) => l.startsWith('#   not ok: '));
   t.same(listed, [
-    '#   not ok: test/unit/scripts/fixtures/fails-inside.tap.ts > outer > inner > objects differ (test/unit/scripts/fixtures/fails-inside.tap.ts:7)',
-    '#   not ok: test/unit/scripts/fixtures/fails-inside.tap.ts > outer > an assertion beside the subtest (test/unit/scripts/fixtures/fails-inside.tap.ts:9)',
-    '#   not ok: test/unit/scripts/fixtures/fails-inside.tap.ts > top fails (test/unit/scripts/fixtures/fails-inside.tap.ts:13)',
+    '#   not ok: dist/test/unit/scripts/fixtures/fails-inside.tap.js > outer > inner > objects differ (dist/test/unit/scripts/fixtures/fails-inside.tap.js:6)',
+    '#   not ok: dist/test/unit/scripts/fixtures/fails-inside.tap.js > outer > an assertion beside the subtest (dist/test/unit/scripts/fixtures/fails-inside.tap.js:8)',
+    '#   not ok: dist/test/unit/scripts/fixtures/fails-inside.tap.js > top fails (dist/test/unit/scripts/fixtures/fails-inside.tap.js:12)',
   ]);
   t.match(summary, /#       -  "a": 2,\n#       \+  "a": 1,/, 'the diff of the objects');
   t.notMatch(summary, /stack:|source:|columnNumber/, 'no stack or source excerpt');
@@ -48,6 +49,6 @@ t.test('failures at every depth are listed at the end, each once, with its diff'
 t.test('a passing run: its output and exit code as tap gives them, no summary', async (t) => {
   const r = run(t, 'passes.tap.ts');
   t.equal(r.status, 0);
-  t.match(r.stdout, /^ok 1 - test\/unit\/scripts\/fixtures\/passes\.tap\.ts/m);
+  t.match(r.stdout, /^ok 1 - dist\/test\/unit\/scripts\/fixtures\/passes\.tap\.js/m);
   t.notMatch(r.stdout, /failure\(s\)/);
 });

@@ -1,9 +1,9 @@
 // Recorded provider streams (see fixtures/README.md) and helpers to feed them in pieces.
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../../helpers/repo-root.js';
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const dir = join(REPO_ROOT, 'test/unit/dialects/sse/fixtures');
 
 export function fixture(name: string): Buffer {
   return readFileSync(join(dir, name));

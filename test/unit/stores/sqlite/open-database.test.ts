@@ -82,7 +82,7 @@ t.test('a path under a regular file cannot be opened', async (t) => {
 
 t.test('several processes opening one fresh file at once all succeed and migrate it once', async (t) => {
   const file = join(t.testdir(), 'shared.db');
-  const child = fileURLToPath(new URL('./fixtures/open-db.ts', import.meta.url));
+  const child = fileURLToPath(new URL('./fixtures/open-db.js', import.meta.url));
   const results = await Promise.all([1, 2, 3, 4].map(() => runNode(child, [`file:${file}`])));
   for (const r of results) t.equal(r.code, 0, r.stderr);
   const db = openDatabase(`file:${file}`);
