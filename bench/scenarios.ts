@@ -2,7 +2,7 @@
 // the simulator (directly) and the pass-through receive, so the three targets do the same upstream work.
 // Chat scenarios derive their provider request from the gateway's own translation, so they cannot drift.
 import { DEFAULT_MODELS } from '../src/catalog/model.js';
-import { translateChatRequest } from '../src/dialects/translators/openai-to-anthropic/request.js';
+import { translateChatRequest } from '../src/dialects/translators/chat-to-anthropic/request.js';
 
 export interface RequestSpec {
   method: 'GET' | 'POST';

@@ -6,8 +6,8 @@
 import fastJson from 'fast-json-stringify';
 import { frameText } from '../../src/dialects/sse/frames.js';
 import { SseParser } from '../../src/dialects/sse/parser.js';
-import { ChunkWriter } from '../../src/dialects/translators/openai-to-anthropic/chunk-writer.js';
-import { ChatStreamTranslator } from '../../src/dialects/translators/openai-to-anthropic/stream.js';
+import { ChunkWriter } from '../../src/dialects/translators/chat-to-anthropic/chunk-writer.js';
+import { ChatStreamTranslator } from '../../src/dialects/translators/chat-to-anthropic/stream.js';
 import type { ChatCompletionChunk } from '../../src/dialects/openai/wire.js';
 import type { MicroCase } from './harness.js';
 import { formatResults, isMain, measure } from './harness.js';

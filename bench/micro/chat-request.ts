@@ -2,8 +2,8 @@
 // translate, serialise the provider body), for a small request and a 1 MiB conversation: the numbers
 // that decide whether large bodies belong on a worker thread. `node dist/bench/micro/chat-request.js`
 import { DEFAULT_MODELS } from '../../src/catalog/model.js';
-import { translateChatRequest } from '../../src/dialects/translators/openai-to-anthropic/request.js';
-import { stringifyMessagesRequest } from '../../src/dialects/translators/openai-to-anthropic/request-json.js';
+import { translateChatRequest } from '../../src/dialects/translators/chat-to-anthropic/request.js';
+import { stringifyMessagesRequest } from '../../src/dialects/translators/chat-to-anthropic/request-json.js';
 import { largeChatBody, MODEL } from '../scenarios.js';
 import type { MicroCase } from './harness.js';
 import { formatResults, isMain, measure } from './harness.js';

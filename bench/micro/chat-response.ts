@@ -1,9 +1,9 @@
 // A non-streamed chat answer: the provider's message → chat.completion text, by the full path (parse,
 // translate, serialise) and by the fast path that splices the text literal (fast-completion.ts), for a
 // short answer and a long one. `node dist/bench/micro/chat-response.js`
-import { stringifyCompletion } from '../../src/dialects/translators/openai-to-anthropic/completion-json.js';
-import { fastCompletion } from '../../src/dialects/translators/openai-to-anthropic/fast-completion.js';
-import { translateMessageToCompletion } from '../../src/dialects/translators/openai-to-anthropic/response.js';
+import { stringifyCompletion } from '../../src/dialects/translators/chat-to-anthropic/completion-json.js';
+import { fastCompletion } from '../../src/dialects/translators/chat-to-anthropic/fast-completion.js';
+import { translateMessageToCompletion } from '../../src/dialects/translators/chat-to-anthropic/response.js';
 import type { Message } from '../../src/dialects/anthropic/wire.js';
 import { MODEL } from '../scenarios.js';
 import type { MicroCase } from './harness.js';

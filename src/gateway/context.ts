@@ -9,7 +9,7 @@ import type { Outcome, Surface } from '../observability/request-observation.js';
 import type { ReplayableRequest } from '../policy/resilience/fallback.js';
 import { Cancellation } from '../upstream/cancellation.js';
 import type { UpstreamResponse } from '../upstream/exchange.js';
-import type { TranslationWarning } from '../dialects/translators/openai-to-anthropic/request.js';
+import type { TranslationWarning } from '../dialects/translators/chat-to-anthropic/request.js';
 
 export interface RouteInfo {
   /** Route template, safe as a log field and metrics label (never the raw path). */

@@ -11,8 +11,8 @@ import { budgetStage } from './stages/budget.js';
 import { callUpstreamStage } from './stages/call-upstream.js';
 import { respondStage } from './stages/respond.js';
 import { translateRequestStage } from './stages/translate-request.js';
-import { anthropicPassThrough } from '../dialects/translators/anthropic-to-anthropic/translator.js';
-import { openaiToAnthropic } from '../dialects/translators/openai-to-anthropic/translator.js';
+import { messagesToAnthropic } from '../dialects/translators/messages-to-anthropic/translator.js';
+import { chatToAnthropic } from '../dialects/translators/chat-to-anthropic/translator.js';
 import { errorBoundaryStage } from './stages/error-boundary.js';
 import { listModelsStage } from './stages/models/list-models.js';
 import { observeStage } from './stages/observe.js';
@@ -42,7 +42,7 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
   // Large chat bodies are parsed and translated on the worker pool when there is one (see offload/).
   const pool = rt.translatePool;
   const chatParse = pool === null ? parseJsonStage(rt) : offloadParseStage(rt, pool, parseJsonStage(rt));
-  const chatInline = translateRequestStage(rt, openaiToAnthropic, { allowFallback: true });
+  const chatInline = translateRequestStage(rt, chatToAnthropic, { allowFallback: true });
   const chatTranslate = pool === null ? chatInline : offloadTranslateStage(rt, pool, chatInline);
 
   const route = (method: Route['method'], path: string, info: RouteInfo, stages: Stage[]): Route => ({
@@ -53,7 +53,7 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
   });
   /** `countsTokens`: count_tokens, where another model would answer a different question, so no fallback. */
   const messagesForward = (name: string, providerPath: string, countsTokens: boolean): Route => {
-    const translator = anthropicPassThrough(providerPath);
+    const translator = messagesToAnthropic(providerPath);
     return route('POST', MESSAGES_PREFIX + name, { name: MESSAGES_PREFIX + name, surface: 'messages', errorFormat: 'messages', countsTokens }, [
       ...front(),
       messagesAuth,
@@ -82,7 +82,7 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
       ...(pool === null ? [yieldLargeBodyStage(rt)] : []),
       chatTranslate,
       callUpstreamStage(rt),
-      respondStage(rt, openaiToAnthropic),
+      respondStage(rt, chatToAnthropic),
     ]),
     route('GET', `${CHAT_PREFIX}/models`, { name: `${CHAT_PREFIX}/models`, surface: 'models', errorFormat: 'chat' }, [
       ...front(),

@@ -9,9 +9,9 @@ import { parseKey } from '../../src/keys/key-format.js';
 import { addressGroup } from '../../src/policy/ratelimit/auth-throttle.js';
 import { reservedTokens } from '../../src/policy/ratelimit/request-limits.js';
 import { upstreamBodyFailure } from '../../src/policy/resilience/body-failure.js';
-import { anthropicPassThrough } from '../../src/dialects/translators/anthropic-to-anthropic/translator.js';
+import { messagesToAnthropic } from '../../src/dialects/translators/messages-to-anthropic/translator.js';
 import { retryAfterMs } from '../../src/policy/resilience/retry-policy.js';
-import { translateUpstreamError } from '../../src/dialects/translators/openai-to-anthropic/error.js';
+import { translateUpstreamError } from '../../src/dialects/translators/chat-to-anthropic/error.js';
 import { exceedsJsonDepth } from '../../src/lib/json/json-depth.js';
 
 const sonnet = DEFAULT_MODELS.find((m) => m.id === 'claude-sonnet-4-6')!;
@@ -41,7 +41,7 @@ t.test('retry-after parsing never throws and never gives a negative or infinite 
 });
 
 t.test('re-translating any messages body for a fallback never throws and keeps its other fields', async (t) => {
-  const passThrough = anthropicPassThrough('/v1/messages');
+  const passThrough = messagesToAnthropic('/v1/messages');
   fc.assert(
     fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (json) => {
       const client = { body: Buffer.from(JSON.stringify(json)), json, query: '', strict: false };

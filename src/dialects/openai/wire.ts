@@ -1,5 +1,5 @@
 // Wire shapes of the chat-completions format the gateway writes (see docs/wire.md, "Chat chunks"). Requests
-// have no type here: they are read as unknown JSON and checked field by field (src/dialects/translators/openai-to-anthropic).
+// have no type here: they are read as unknown JSON and checked field by field (src/dialects/translators/chat-to-anthropic).
 
 export interface ToolCall {
   id: string;

@@ -7,7 +7,8 @@ import type { TokenUsage } from '../../metering/token-usage.js';
 import type { ModelTraits } from '../model-traits.js';
 import type { TranslationWarning } from './warnings.js';
 
-export type ClientDialect = 'anthropic' | 'openai';
+/** The dialect a client speaks is named by the surface it uses. */
+export type ClientDialect = 'messages' | 'chat';
 export type ProviderDialect = 'anthropic';
 
 /** The client's request as the request stages left it. */

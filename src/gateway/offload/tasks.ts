@@ -4,9 +4,9 @@
 //   translate: parse again, translate for the resolved model, serialise the provider body to bytes.
 // Pure functions over bytes: they run the same inline and on a worker thread.
 import type { CatalogModel } from '../../catalog/model.js';
-import { translateChatRequest } from '../../dialects/translators/openai-to-anthropic/request.js';
-import { stringifyMessagesRequest } from '../../dialects/translators/openai-to-anthropic/request-json.js';
-import type { TranslationWarning } from '../../dialects/translators/openai-to-anthropic/request.js';
+import { translateChatRequest } from '../../dialects/translators/chat-to-anthropic/request.js';
+import { stringifyMessagesRequest } from '../../dialects/translators/chat-to-anthropic/request-json.js';
+import type { TranslationWarning } from '../../dialects/translators/chat-to-anthropic/request.js';
 import { parseJsonObject } from '../../lib/json/json-object.js';
 
 export type HeadResult =

@@ -6,7 +6,7 @@ import { GatewayError } from '../../../dialects/errors/codes.js';
 import type { Next, Stage } from '../../compose.js';
 import type { Runtime } from '../../runtime.js';
 import type { ClientRequest } from '../../../dialects/translators/translator.js';
-import { messagesRequest, openaiToAnthropic } from '../../../dialects/translators/openai-to-anthropic/translator.js';
+import { messagesRequest, chatToAnthropic } from '../../../dialects/translators/chat-to-anthropic/translator.js';
 import { applyTranslation, clientRequestOf, readdressed, refusal, strictRequested } from '../translate-request.js';
 import type { TranslatePool } from '../../offload/pool.js';
 import { headAsBody } from '../../offload/tasks.js';
@@ -46,7 +46,7 @@ export function offloadTranslateStage(rt: Runtime, pool: TranslatePool, inline: 
     let client: ClientRequest | null = null;
     ctx.readdress = (to) => {
       client ??= clientRequestOf(ctx, JSON.parse(body.toString('utf8')) as Record<string, unknown>);
-      return readdressed(providers, openaiToAnthropic, client, ctx.req.headers, to);
+      return readdressed(providers, chatToAnthropic, client, ctx.req.headers, to);
     };
     return next(ctx);
   };

@@ -4,7 +4,7 @@ import t from 'tap';
 import { frameText, type Frame } from '../../../../src/dialects/sse/frames.js';
 import { SseEventTooLargeError, type SseEvent } from '../../../../src/dialects/sse/parser.js';
 import { Reframer, type StreamMapper } from '../../../../src/dialects/sse/reframer.js';
-import { ChatStreamTranslator } from '../../../../src/dialects/translators/openai-to-anthropic/stream.js';
+import { ChatStreamTranslator } from '../../../../src/dialects/translators/chat-to-anthropic/stream.js';
 import { bytewise, everySplit, fixture, providerFixtures } from './fixture-data.js';
 
 const translator = () => new ChatStreamTranslator({ created: 1767225600, model: 'claude-sonnet-4-6', includeUsage: true });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { chatUsageFrom, mapFinishReason, translateMessageToCompletion } from '../../../../src/dialects/translators/openai-to-anthropic/response.js';
+import { chatUsageFrom, mapFinishReason, translateMessageToCompletion } from '../../../../src/dialects/translators/chat-to-anthropic/response.js';
 import type { Message } from '../../../../src/dialects/anthropic/wire.js';
 
 const ctx = { created: 1767225600, model: 'claude-sonnet-4-5' };
@@ -167,7 +167,7 @@ t.test('an odd provider body does not throw', async (t) => {
 });
 
 t.test('the compiled completion serialiser writes exactly what JSON.stringify writes, for every shape', async (t) => {
-  const { stringifyCompletion } = await import('../../../../src/dialects/translators/openai-to-anthropic/completion-json.js');
+  const { stringifyCompletion } = await import('../../../../src/dialects/translators/chat-to-anthropic/completion-json.js');
   const shapes: Array<[string, Message]> = [
     ['text', message([{ type: 'text', text: 'Hello "quoted" \\ back\nline \u2028 \ud83d\ude00' }])],
     ['no content', message([], 'max_tokens')],

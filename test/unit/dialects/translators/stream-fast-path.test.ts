@@ -3,7 +3,7 @@
 // finished, failure, warnings) is the same, and with the provider's usual escaping the bytes are the same.
 import t from 'tap';
 import fc from 'fast-check';
-import { ChatStreamTranslator } from '../../../../src/dialects/translators/openai-to-anthropic/stream.js';
+import { ChatStreamTranslator } from '../../../../src/dialects/translators/chat-to-anthropic/stream.js';
 import { bytewise, everySplit, providerFixtures } from '../sse/fixture-data.js';
 import { CREATED, MODEL, dataPayloads, translateSync, translator as defaultTranslator } from './stream-helpers.js';
 import { escapeEverything } from './json-escaping.js';

@@ -3,7 +3,7 @@
 import { frameText } from '../../../../src/dialects/sse/frames.js';
 import { SseParser } from '../../../../src/dialects/sse/parser.js';
 import { Reframer } from '../../../../src/dialects/sse/reframer.js';
-import { ChatStreamTranslator } from '../../../../src/dialects/translators/openai-to-anthropic/stream.js';
+import { ChatStreamTranslator } from '../../../../src/dialects/translators/chat-to-anthropic/stream.js';
 
 export const CREATED = 1767225600;
 export const MODEL = 'claude-sonnet-4-5';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import fc from 'fast-check';
-import { translateMessageToCompletion } from '../../../../src/dialects/translators/openai-to-anthropic/response.js';
+import { translateMessageToCompletion } from '../../../../src/dialects/translators/chat-to-anthropic/response.js';
 import { bytewise, everySplit, fixture, providerFixtures } from '../sse/fixture-data.js';
 import { CREATED, MODEL, dataPayloads, sse, translatePiped, translateSync, translator } from './stream-helpers.js';
 

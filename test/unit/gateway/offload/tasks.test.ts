@@ -1,6 +1,6 @@
 import t from 'tap';
 import { DEFAULT_MODELS } from '../../../../src/catalog/model.js';
-import { translateChatRequest } from '../../../../src/dialects/translators/openai-to-anthropic/request.js';
+import { translateChatRequest } from '../../../../src/dialects/translators/chat-to-anthropic/request.js';
 import { parseJsonObject } from '../../../../src/lib/json/json-object.js';
 import { bodyHead, headAsBody, runTask, translateBody } from '../../../../src/gateway/offload/tasks.js';
 

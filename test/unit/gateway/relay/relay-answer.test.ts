@@ -12,7 +12,7 @@ import { Reframer } from '../../../../src/dialects/sse/reframer.js';
 import type { PumpResult } from '../../../../src/gateway/relay/pump.js';
 import type { ChunkMapper } from '../../../../src/gateway/relay/relay-answer.js';
 import { relayAnswer } from '../../../../src/gateway/relay/relay-answer.js';
-import { ChatStreamTranslator } from '../../../../src/dialects/translators/openai-to-anthropic/stream.js';
+import { ChatStreamTranslator } from '../../../../src/dialects/translators/chat-to-anthropic/stream.js';
 import { Cancellation } from '../../../../src/upstream/cancellation.js';
 import { UpstreamClient } from '../../../../src/upstream/client.js';
 import { ByteDigest, EventProducer } from '../../../helpers/event-producer.js';

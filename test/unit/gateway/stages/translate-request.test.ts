@@ -2,7 +2,7 @@ import t from 'tap';
 import { validateHeaderValue } from 'node:http';
 import { DEFAULT_MODELS } from '../../../../src/catalog/model.js';
 import { warningsHeaderValue } from '../../../../src/gateway/stages/translate-request.js';
-import { translateChatRequest } from '../../../../src/dialects/translators/openai-to-anthropic/request.js';
+import { translateChatRequest } from '../../../../src/dialects/translators/chat-to-anthropic/request.js';
 
 const model = DEFAULT_MODELS.find((m) => m.id === 'claude-sonnet-4-6')!;
 

@@ -17,8 +17,8 @@ import { stringifyMessagesRequest } from './request-json.js';
 import { translateMessageToCompletion } from './response.js';
 import { ChatStreamTranslator } from './stream.js';
 
-export const openaiToAnthropic: Translator = {
-  client: 'openai',
+export const chatToAnthropic: Translator = {
+  client: 'chat',
   provider: 'anthropic',
   request: chatRequest,
   streams: (_status, clientAskedStream) => clientAskedStream,

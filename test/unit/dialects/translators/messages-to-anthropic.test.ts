@@ -2,12 +2,12 @@
 // request, from the client's parsed body, for the fallback model.
 import t from 'tap';
 import { DEFAULT_MODELS } from '../../../../src/catalog/model.js';
-import { anthropicPassThrough } from '../../../../src/dialects/translators/anthropic-to-anthropic/translator.js';
+import { messagesToAnthropic } from '../../../../src/dialects/translators/messages-to-anthropic/translator.js';
 
 const byId = new Map(DEFAULT_MODELS.map((m) => [m.id, m]));
 const sonnet = byId.get('claude-sonnet-4-6')!;
 const opus = byId.get('claude-opus-4-7')!;
-const translator = anthropicPassThrough('/v1/messages');
+const translator = messagesToAnthropic('/v1/messages');
 
 function clientOf(text: string, query = '') {
   return { body: Buffer.from(text), json: JSON.parse(text) as Record<string, unknown>, query, strict: false };

@@ -10,9 +10,9 @@ import { NO_WARNINGS } from '../warnings.js';
 import type { AnswerHead, ClientResponse, ClientRequest, RelayEnd, ProviderRequest, StreamTranslation, Translator } from '../translator.js';
 
 /** `providerPath`: where the route's requests go (/v1/messages or /v1/messages/count_tokens). */
-export function anthropicPassThrough(providerPath: string): Translator {
+export function messagesToAnthropic(providerPath: string): Translator {
   return {
-    client: 'anthropic',
+    client: 'messages',
     provider: 'anthropic',
     request: (client, model, fallback) => passThroughRequest(providerPath, client, model, fallback),
     // Only a 200 event stream is relayed as one; anything else is read whole and passed back.
