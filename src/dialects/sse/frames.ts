@@ -3,6 +3,8 @@
 export type Frame =
   /** `data: <json>\n\n`; json is already serialised. */
   | { kind: 'data'; json: string }
+  /** `event: <name>\ndata: <json>\n\n`: a named event (the Responses stream names each one). */
+  | { kind: 'event'; event: string; json: string }
   /** `: <text>\n\n`, a comment: keeps the connection alive (e.g. the provider's ping). */
   | { kind: 'comment'; text: string }
   /** `data: [DONE]\n\n`, the chat-completions end marker. */
@@ -12,6 +14,8 @@ export function frameText(frame: Frame): string {
   switch (frame.kind) {
     case 'data':
       return `data: ${frame.json}\n\n`;
+    case 'event':
+      return `event: ${frame.event}\ndata: ${frame.json}\n\n`;
     case 'comment':
       // A line break inside a comment would start a new field: flatten it.
       return `: ${frame.text.replace(/[\r\n]/g, ' ')}\n\n`;

@@ -10,8 +10,8 @@
 import { quoteJson } from '../../../lib/json/quote.js';
 import type { TokenUsage } from '../../../metering/token-usage.js';
 import { stringifyChatUsage } from './completion-json.js';
-import { mapFinishReason } from './finish-reason.js';
-import { JSON_STRING_LITERAL } from './json-literal.js';
+import { mapFinishReason } from '../openai-shared/finish-reason.js';
+import { JSON_STRING_LITERAL } from '../openai-shared/json-literal.js';
 import { answerUsagesOfText } from './usage.js';
 
 /** Longer answers take the full parse: the regular expression's backtracking stack grows with the text. */
