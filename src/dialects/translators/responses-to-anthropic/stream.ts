@@ -305,14 +305,16 @@ export class ResponsesStreamTranslator extends StreamProgress implements EventTr
     return { kind: 'event', event: type, json: `{"type":"${type}","sequence_number":${this.sequence++},${members}}` };
   }
 
-  /** A delta event's text up to its `delta` value: built once per item, so each delta is one concatenation. */
+  /**
+   * A delta event's SSE text up to its `delta` value, `event:` line included: built once per item, so
+   * each delta (most of a stream's events) is one concatenation of a few pieces.
+   */
   private deltaHead(type: string, members: string): string {
-    return `{"type":"${type}",${members},"delta":`;
+    return `event: ${type}\ndata: {"type":"${type}",${members},"delta":`;
   }
 
   private delta(item: OpenItem, literal: string): Frame {
-    const type = item.kind === 'text' ? 'response.output_text.delta' : item.kind === 'reasoning' ? 'response.reasoning_summary_text.delta' : 'response.function_call_arguments.delta';
-    return { kind: 'event', event: type, json: `${item.deltaHead}${literal},"sequence_number":${this.sequence++}}` };
+    return { kind: 'framed', text: `${item.deltaHead}${literal},"sequence_number":${this.sequence++}}\n\n` };
   }
 }
 
