@@ -8,9 +8,9 @@ import type { StreamMapper } from '../../sse/reframer.js';
 import type { SseEvent } from '../../sse/parser.js';
 import type { TranslationWarning } from '../warnings.js';
 import { ChunkWriter } from './chunk-writer.js';
-import { chatErrorKind, chatStreamErrorChunk } from '../openai-shared/error.js';
+import { chatStreamErrorChunk } from '../openai-shared/error.js';
 import { scanFastDelta } from '../openai-shared/fast-delta.js';
-import { NO_MESSAGE_START, outOfOrder, readProviderEvent } from '../openai-shared/provider-event.js';
+import { NO_MESSAGE_START, outOfOrder, readProviderEvent, streamErrorOf } from '../openai-shared/provider-event.js';
 import { StreamProgress, type EventTranslator } from '../openai-shared/translated-answer.js';
 import { mapFinishReason } from '../openai-shared/finish-reason.js';
 import {  } from '../openai-shared/invalid.js';
@@ -215,11 +215,9 @@ export class ChatStreamTranslator extends StreamProgress implements EventTransla
   }
 
   private onError(ev: Json): Frame[] {
-    const err = isRecord(ev.error) ? ev.error : {};
-    const providerType = typeof err.type === 'string' ? err.type : 'api_error';
-    const message = typeof err.message === 'string' ? err.message : 'The upstream reported an error.';
+    const e = streamErrorOf(ev);
     // After the stream began, the error keeps the provider's own type (docs/wire.md); the code is the chat one.
-    return this.fail(providerType, chatErrorKind(providerType, message).code ?? 'upstream_error', message);
+    return this.fail(e.type, e.code, e.message);
   }
 
   private finish(w: ChunkWriter, stop: string | null): Frame {

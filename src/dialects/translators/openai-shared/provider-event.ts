@@ -2,6 +2,7 @@
 // object, nothing for someone else's event (ignored), or why it cannot be read (the stream fails).
 import { isRecord } from '../../../lib/is-record.js';
 import type { SseEvent } from '../../sse/parser.js';
+import { chatErrorKind } from './error.js';
 
 const PROVIDER_EVENTS = new Set([
   'message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'error',
@@ -29,3 +30,11 @@ export function outOfOrder(type: unknown): boolean {
 }
 
 export const NO_MESSAGE_START = 'The upstream stream did not begin with message_start.';
+
+/** The provider's `error` event: its own error type and message, and the chat code for that type. */
+export function streamErrorOf(ev: Record<string, unknown>): { type: string; code: string; message: string } {
+  const err = isRecord(ev.error) ? ev.error : {};
+  const type = typeof err.type === 'string' ? err.type : 'api_error';
+  const message = typeof err.message === 'string' ? err.message : 'The upstream reported an error.';
+  return { type, code: chatErrorKind(type, message).code ?? 'upstream_error', message };
+}

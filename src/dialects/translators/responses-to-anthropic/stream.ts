@@ -15,9 +15,8 @@ import { isRecord } from '../../../lib/is-record.js';
 import type { Frame } from '../../sse/frames.js';
 import type { SseEvent } from '../../sse/parser.js';
 import type { TranslationWarning } from '../warnings.js';
-import { chatErrorKind } from '../openai-shared/error.js';
 import { scanFastDelta } from '../openai-shared/fast-delta.js';
-import { NO_MESSAGE_START, outOfOrder, readProviderEvent } from '../openai-shared/provider-event.js';
+import { NO_MESSAGE_START, outOfOrder, readProviderEvent, streamErrorOf } from '../openai-shared/provider-event.js';
 import { thinkingTokensOf } from '../openai-shared/thinking-tokens.js';
 import { StreamProgress, type EventTranslator } from '../openai-shared/translated-answer.js';
 import { ResponseEnvelope } from './envelope.js';
@@ -287,10 +286,8 @@ export class ResponsesStreamTranslator extends StreamProgress implements EventTr
   }
 
   private onError(ev: Json): Frame[] {
-    const err = isRecord(ev.error) ? ev.error : {};
-    const providerType = typeof err.type === 'string' ? err.type : 'api_error';
-    const message = typeof err.message === 'string' ? err.message : 'The upstream reported an error.';
-    return this.fail(chatErrorKind(providerType, message).code ?? 'upstream_error', message);
+    const e = streamErrorOf(ev);
+    return this.fail(e.code, e.message);
   }
 
   private outputJson(): string {
