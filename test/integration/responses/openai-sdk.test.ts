@@ -100,6 +100,35 @@ t.test('openai SDK through the Responses surface', async (t) => {
     t.same(sent.messages[2].content[0], { type: 'tool_result', tool_use_id: call.call_id, content: 'Sunny, 21 C' });
   });
 
+  t.test('thinking with tools: the reasoning item goes back and the provider accepts its signature', async (t) => {
+    const first = await client.responses.create({
+      model: MODEL,
+      max_output_tokens: 4000,
+      reasoning: { effort: 'low', summary: 'auto' },
+      include: ['reasoning.encrypted_content'],
+      tools: [weatherTool],
+      input: 'Weather in Paris?',
+    });
+    t.same(first.output.map((i) => i.type), ['reasoning', 'message', 'function_call']);
+    const reasoning = first.output[0] as OpenAI.Responses.ResponseReasoningItem;
+    t.ok(reasoning.encrypted_content, 'the thinking block is carried');
+    t.ok(reasoning.summary[0]!.text.length > 0, 'the thinking is shown as its summary');
+    t.same(lastUpstreamBody().thinking, { type: 'enabled', budget_tokens: 2048 });
+    const call = first.output[2] as OpenAI.Responses.ResponseFunctionToolCall;
+    // The simulator checks a returned thinking block's signature, as the provider does: an edited or
+    // missing block would be a 400 here.
+    const second = await client.responses.create({
+      model: MODEL,
+      max_output_tokens: 4000,
+      reasoning: { effort: 'low' },
+      tools: [weatherTool],
+      input: [{ role: 'user', content: 'Weather in Paris?' }, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { type: 'function_call_output', call_id: call.call_id, output: 'Sunny' }],
+    });
+    t.equal(second.status, 'completed');
+    t.match(second.output_text, /Sunny/);
+    t.equal(lastUpstreamBody().messages[1].content[0].type, 'thinking', 'the assistant turn starts with its thinking block');
+  });
+
   t.test('streamed function call arguments', async (t) => {
     const runner = client.responses.stream({ model: MODEL, tools: [weatherTool], tool_choice: { type: 'function', name: 'get_weather' }, input: 'Weather?' });
     const deltas: string[] = [];
