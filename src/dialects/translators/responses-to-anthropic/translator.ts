@@ -7,7 +7,9 @@ import type { ClientRequest, ProviderRequest, Translator } from '../translator.j
 import type { ModelTraits } from '../../model-traits.js';
 import { messagesRequest, stringifyMessagesRequest } from '../openai-shared/request-json.js';
 import { jsonResponse, ReframedStream, upstreamErrorResponse } from '../openai-shared/translated-answer.js';
+import { NO_WARNINGS } from '../warnings.js';
 import { ResponseEnvelope } from './envelope.js';
+import { fastResponse } from './fast-response.js';
 import { responseIdOf } from './items.js';
 import { translateResponsesRequest } from './request.js';
 import { translateMessageToResponse } from './response.js';
@@ -27,9 +29,13 @@ export const responsesToAnthropic: Translator = {
     return new ReframedStream(headers, new ResponsesStreamTranslator({ createdAt: nowSeconds(), model: meta.model, clientBody: meta.clientBody, tools }));
   },
   success(_status, body, meta, _head, headers) {
-    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    const answer = body.toString('utf8');
+    const createdAt = nowSeconds();
+    const fast = fastResponse(answer, createdAt, meta.model, meta.clientBody);
+    if (fast !== null) return jsonResponse(200, fast.body, headers, fast.usage, NO_WARNINGS);
+    const parsed: unknown = JSON.parse(answer);
     const message = isRecord(parsed) ? parsed : {};
-    const envelope = new ResponseEnvelope(responseIdOf(typeof message.id === 'string' ? message.id : 'unknown'), nowSeconds(), meta.model, meta.clientBody);
+    const envelope = new ResponseEnvelope(responseIdOf(typeof message.id === 'string' ? message.id : 'unknown'), createdAt, meta.model, meta.clientBody);
     const r = translateMessageToResponse(message, envelope, toolNamesOf(meta.clientBody?.tools));
     return jsonResponse(200, r.body, headers, r.usage, r.warnings);
   },
