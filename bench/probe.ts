@@ -71,13 +71,14 @@ export class FirstTokenDetector {
 
   private isToken(data: string): boolean {
     if (data === '' || data === '[DONE]') return false;
-    let event: { type?: string; choices?: { delta?: { content?: unknown } }[] };
+    let event: { type?: string; delta?: unknown; choices?: { delta?: { content?: unknown } }[] };
     try {
       event = JSON.parse(data) as typeof event;
     } catch {
       return false;
     }
     if (this.shape === 'messages') return event.type === 'content_block_delta';
+    if (this.shape === 'responses') return event.type === 'response.output_text.delta';
     const content = event.choices?.[0]?.delta?.content;
     return typeof content === 'string' && content !== '';
   }

@@ -3,6 +3,7 @@
 // Chat scenarios derive their provider request from the gateway's own translation, so they cannot drift.
 import { DEFAULT_MODELS } from '../src/catalog/model.js';
 import { translateChatRequest } from '../src/dialects/translators/chat-to-anthropic/request.js';
+import { translateResponsesRequest } from '../src/dialects/translators/responses-to-anthropic/request.js';
 
 export interface RequestSpec {
   method: 'GET' | 'POST';
@@ -11,8 +12,8 @@ export interface RequestSpec {
   body?: string;
 }
 
-/** How to spot the first token in a stream: the provider's events or chat chunks. */
-export type StreamShape = 'messages' | 'chat';
+/** How to spot the first token in a stream: the provider's events, chat chunks or Responses events. */
+export type StreamShape = 'messages' | 'chat' | 'responses';
 
 export interface Scenario {
   readonly name: string;
@@ -22,7 +23,7 @@ export interface Scenario {
   /** Set for streamed scenarios: the gateway's stream shape (direct and pass-through speak 'messages'). */
   readonly stream: StreamShape | null;
   /** The surface: decides which throughput target applies. */
-  readonly surface: 'messages' | 'chat';
+  readonly surface: 'messages' | 'chat' | 'responses';
   readonly direct: RequestSpec;
   readonly gateway: RequestSpec;
   /** Fixed requests per second instead of as many as the target answers (below saturation). */
@@ -55,6 +56,8 @@ export function buildScenarios(keys: ScenarioKeys): Scenario[] {
     headers,
     body: JSON.stringify(body),
   });
+
+  const responses = (body: Json): RequestSpec => ({ method: 'POST', path: '/gateway/openai/v1/responses', headers: chatHeaders, body: JSON.stringify(body) });
 
   const smallMessages = messagesBody(SHORT_TOKENS, false);
   const smallChat = chatBody(SHORT_TOKENS, false);
@@ -96,6 +99,24 @@ export function buildScenarios(keys: ScenarioKeys): Scenario[] {
       surface: 'chat',
       direct: upstream(translated(chatBody(STREAM_TOKENS, true))),
       gateway: chat(chatBody(STREAM_TOKENS, true)),
+    },
+    {
+      name: 'responses',
+      description: 'Responses surface, non-streamed, 16 output tokens: the same conversation as chat, request and response translated',
+      expectStatus: 200,
+      stream: null,
+      surface: 'responses',
+      direct: upstream(translatedResponses(responsesBody(SHORT_TOKENS, false))),
+      gateway: responses(responsesBody(SHORT_TOKENS, false)),
+    },
+    {
+      name: 'responses-stream',
+      description: `Responses surface, streamed, ${STREAM_TOKENS} output tokens: every event re-framed as a Responses event`,
+      expectStatus: 200,
+      stream: 'responses',
+      surface: 'responses',
+      direct: upstream(translatedResponses(responsesBody(STREAM_TOKENS, true))),
+      gateway: responses(responsesBody(STREAM_TOKENS, true)),
     },
     {
       name: 'chat-tools',
@@ -150,6 +171,17 @@ function chatBody(maxTokens: number, stream: boolean): Json {
   };
 }
 
+/** chatBody's conversation in the Responses format. */
+function responsesBody(maxTokens: number, stream: boolean): Json {
+  return {
+    model: MODEL,
+    max_output_tokens: maxTokens,
+    ...(stream ? { stream: true } : {}),
+    instructions: 'You are terse.',
+    input: [{ role: 'user', content: 'Write a short greeting for the release notes of a gateway.' }],
+  };
+}
+
 function chatToolsBody(): Json {
   const tool = (name: string, description: string) => ({
     type: 'function',
@@ -183,6 +215,14 @@ export function largeChatBody(bytes: number): Json {
 function translated(body: Json): Json {
   const model = DEFAULT_MODELS.find((m) => m.id === MODEL)!;
   const result = translateChatRequest(body, model, { strict: false });
+  if (!result.ok) throw new Error(`bench scenario does not translate: ${result.message}`);
+  return result.request as unknown as Json;
+}
+
+/** The provider request the gateway itself would send for a Responses body. */
+function translatedResponses(body: Json): Json {
+  const model = DEFAULT_MODELS.find((m) => m.id === MODEL)!;
+  const result = translateResponsesRequest(body, model, { strict: false });
   if (!result.ok) throw new Error(`bench scenario does not translate: ${result.message}`);
   return result.request as unknown as Json;
 }

@@ -3,7 +3,7 @@
 // that decide whether large bodies belong on a worker thread. `node dist/bench/micro/chat-request.js`
 import { DEFAULT_MODELS } from '../../src/catalog/model.js';
 import { translateChatRequest } from '../../src/dialects/translators/chat-to-anthropic/request.js';
-import { stringifyMessagesRequest } from '../../src/dialects/translators/chat-to-anthropic/request-json.js';
+import { stringifyMessagesRequest } from '../../src/dialects/translators/openai-shared/request-json.js';
 import { largeChatBody, MODEL } from '../scenarios.js';
 import type { MicroCase } from './harness.js';
 import { formatResults, isMain, measure } from './harness.js';

@@ -53,6 +53,8 @@ export interface RequestContext {
   stream: boolean;
   /** Chat surface: the client asked for the final usage chunk (stream_options.include_usage). */
   includeUsage: boolean;
+  /** The conversation the request names (Responses: `prompt_cache_key`, else `session-id`), for session affinity; null: none. */
+  sessionKey: string | null;
   usage: TokenUsage;
   /** True once the upstream reported any usage, so metering knows whether a record is meaningful. */
   usageSeen: boolean;
@@ -93,6 +95,7 @@ export function createContext(
     model: null,
     stream: false,
     includeUsage: false,
+    sessionKey: null,
     usage: emptyUsage(),
     usageSeen: false,
     outcome: null,

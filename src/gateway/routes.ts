@@ -13,6 +13,7 @@ import { respondStage } from './stages/respond.js';
 import { translateRequestStage } from './stages/translate-request.js';
 import { messagesToAnthropic } from '../dialects/translators/messages-to-anthropic/translator.js';
 import { chatToAnthropic } from '../dialects/translators/chat-to-anthropic/translator.js';
+import { responsesToAnthropic } from '../dialects/translators/responses-to-anthropic/translator.js';
 import { errorBoundaryStage } from './stages/error-boundary.js';
 import { listModelsStage } from './stages/models/list-models.js';
 import { observeStage } from './stages/observe.js';
@@ -37,7 +38,8 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
   const front = (): Stage[] => [requestIdStage(rt), observeStage(rt), errorBoundaryStage(rt)];
   const messagesAuth = authStage(rt, { acceptXApiKey: true });
   const chatAuth = authStage(rt, { acceptXApiKey: false });
-  const checkRequest = [limitMessagesStage(rt), resolveModelStage(rt), rateLimitStage(rt), budgetStage(rt)];
+  const admitRequest = [resolveModelStage(rt), rateLimitStage(rt), budgetStage(rt)];
+  const checkRequest = [limitMessagesStage(rt, 'messages'), ...admitRequest];
   const modelRequest = [readBodyStage(rt.config.limits.bodyBytes), parseJsonStage(rt), ...checkRequest];
   // Large chat bodies are parsed and translated on the worker pool when there is one (see offload/).
   const pool = rt.translatePool;
@@ -83,6 +85,18 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
       chatTranslate,
       callUpstreamStage(rt),
       respondStage(rt, chatToAnthropic),
+    ]),
+    // The Responses surface: translated like the chat surface, its conversation in `input` items.
+    route('POST', `${CHAT_PREFIX}/responses`, { name: `${CHAT_PREFIX}/responses`, surface: 'responses', errorFormat: 'chat' }, [
+      ...front(),
+      chatAuth,
+      readBodyStage(rt.config.limits.bodyBytes),
+      parseJsonStage(rt),
+      limitMessagesStage(rt, 'input'),
+      ...admitRequest,
+      translateRequestStage(rt, responsesToAnthropic, { allowFallback: true }),
+      callUpstreamStage(rt),
+      respondStage(rt, responsesToAnthropic),
     ]),
     route('GET', `${CHAT_PREFIX}/models`, { name: `${CHAT_PREFIX}/models`, surface: 'models', errorFormat: 'chat' }, [
       ...front(),

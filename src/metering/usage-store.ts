@@ -7,7 +7,7 @@ export interface UsageRecord {
   customerId: string | null;
   keyId: string | null;
   model: string;
-  surface: 'messages' | 'chat';
+  surface: 'messages' | 'chat' | 'responses';
   inputTokens: number;
   outputTokens: number;
   cacheReadTokens: number;

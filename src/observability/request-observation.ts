@@ -2,9 +2,9 @@
 // the metrics object and the series it updates.
 import type { TokenUsage } from '../metering/token-usage.js';
 
-export type Surface = 'messages' | 'chat' | 'models' | 'admin' | 'other';
+export type Surface = 'messages' | 'chat' | 'responses' | 'models' | 'admin' | 'other';
 export type Outcome = 'ok' | 'client_error' | 'upstream_error' | 'client_cancelled';
-export const SURFACES: readonly Surface[] = ['messages', 'chat', 'models', 'admin', 'other'];
+export const SURFACES: readonly Surface[] = ['messages', 'chat', 'responses', 'models', 'admin', 'other'];
 export const OUTCOMES: readonly Outcome[] = ['ok', 'client_error', 'upstream_error', 'client_cancelled'];
 
 export interface RequestObservation {

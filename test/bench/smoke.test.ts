@@ -6,7 +6,7 @@ import t from 'tap';
 import type { BenchResults } from '../../bench/report.js';
 import { runNode } from '../helpers/child-node.js';
 
-const SCENARIOS = ['messages', 'messages-stream', 'chat', 'chat-stream', 'chat-tools', 'auth-rejected', 'chat-1mib-mix'];
+const SCENARIOS = ['messages', 'messages-stream', 'chat', 'chat-stream', 'responses', 'responses-stream', 'chat-tools', 'auth-rejected', 'chat-1mib-mix'];
 
 t.test('the bench runs every scenario and phase against the three targets and writes its results', async (t) => {
   const dir = t.testdir();

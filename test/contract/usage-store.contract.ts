@@ -48,6 +48,15 @@ function seeded(seed: number): (n: number) => number {
 }
 
 export function usageStoreContract(t: Test, open: UsageStoreFactory, opts: UsageContractOptions): void {
+  t.test('records of every model surface are stored, the Responses surface included', async (t) => {
+    const { usage: store, keys } = await open(t);
+    const k = await keys.createKey({ customerName: 'gamma' });
+    const at = Date.parse('2030-04-01T10:00:00Z');
+    const surfaces = ['messages', 'chat', 'responses'] as const;
+    await store.insertBatch(surfaces.map((surface, i) => usageRecord({ customerId: k.record.customerId, keyId: k.record.id, requestId: `req_s${i}`, at, surface })));
+    t.equal((await store.totals({ customerId: k.record.customerId })).requests, surfaces.length);
+  });
+
   t.test('records are grouped by day, customer and model and filtered by customer, key, model and day', async (t) => {
     const { usage: store, keys } = await open(t);
     const a = await keys.createKey({ customerName: 'acme' });

@@ -11,7 +11,7 @@ import { reservedTokens } from '../../src/policy/ratelimit/request-limits.js';
 import { upstreamBodyFailure } from '../../src/policy/resilience/body-failure.js';
 import { messagesToAnthropic } from '../../src/dialects/translators/messages-to-anthropic/translator.js';
 import { retryAfterMs } from '../../src/policy/resilience/retry-policy.js';
-import { translateUpstreamError } from '../../src/dialects/translators/chat-to-anthropic/error.js';
+import { translateUpstreamError } from '../../src/dialects/translators/openai-shared/error.js';
 import { exceedsJsonDepth } from '../../src/lib/json/json-depth.js';
 
 const sonnet = DEFAULT_MODELS.find((m) => m.id === 'claude-sonnet-4-6')!;
@@ -44,7 +44,7 @@ t.test('re-translating any messages body for a fallback never throws and keeps i
   const passThrough = messagesToAnthropic('/v1/messages');
   fc.assert(
     fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (json) => {
-      const client = { body: Buffer.from(JSON.stringify(json)), json, query: '', strict: false };
+      const client = { body: Buffer.from(JSON.stringify(json)), json, query: '', strict: false, headers: {} };
       const out = passThrough.request(client, sonnet, true);
       if (!out.ok) return false;
       const after = JSON.parse(String(out.body)) as Record<string, unknown>;

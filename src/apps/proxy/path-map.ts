@@ -37,6 +37,7 @@ function rootMapped(path: string, headers: IncomingHttpHeaders): string | null {
     case `${ROOT}/models`:
       return (sendsVersionHeader(headers) ? MESSAGES_PREFIX : CHAT_PREFIX) + path.slice(ROOT.length);
     case `${ROOT}/chat/completions`:
+    case `${ROOT}/responses`:
       return CHAT_PREFIX + path.slice(ROOT.length);
     default:
       return null;

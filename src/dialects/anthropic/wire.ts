@@ -113,6 +113,12 @@ export interface MessagesRequest {
   metadata?: { user_id?: string };
   thinking?: ThinkingConfig;
   service_tier?: 'auto' | 'standard_only';
+  output_config?: OutputConfig;
+}
+
+/** Structured output: the answer's text is JSON matching `format.schema`. */
+export interface OutputConfig {
+  format?: { type: 'json_schema'; schema: Record<string, unknown> };
 }
 
 export interface CountTokensRequest {

@@ -21,6 +21,8 @@ export const ERRORS = Object.freeze({
   route_not_found: spec(404, 'not_found_error', 'invalid_request_error', 'not_found'),
   method_not_allowed: spec(405, 'invalid_request_error', 'invalid_request_error', 'method_not_allowed'),
   invalid_request: spec(400, 'invalid_request_error', 'invalid_request_error', 'invalid_value'),
+  // A parameter the gateway does not serve at all (the Responses surface's stored state).
+  unsupported_parameter: spec(400, 'invalid_request_error', 'invalid_request_error', 'unsupported_parameter'),
   unsupported_media_type: spec(415, 'invalid_request_error', 'invalid_request_error', 'unsupported_media_type'),
   request_too_large: spec(413, 'request_too_large', 'invalid_request_error', 'request_too_large'),
   rate_limited: spec(429, 'rate_limit_error', 'rate_limit_error', 'rate_limit_exceeded'),

@@ -3,6 +3,10 @@
 export type Frame =
   /** `data: <json>\n\n`; json is already serialised. */
   | { kind: 'data'; json: string }
+  /** `event: <name>\ndata: <json>\n\n`: a named event (the Responses stream names each one). */
+  | { kind: 'event'; event: string; json: string }
+  /** Text already framed, blank line included: a hot event built from a prefix made once. */
+  | { kind: 'framed'; text: string }
   /** `: <text>\n\n`, a comment: keeps the connection alive (e.g. the provider's ping). */
   | { kind: 'comment'; text: string }
   /** `data: [DONE]\n\n`, the chat-completions end marker. */
@@ -12,6 +16,10 @@ export function frameText(frame: Frame): string {
   switch (frame.kind) {
     case 'data':
       return `data: ${frame.json}\n\n`;
+    case 'event':
+      return `event: ${frame.event}\ndata: ${frame.json}\n\n`;
+    case 'framed':
+      return frame.text;
     case 'comment':
       // A line break inside a comment would start a new field: flatten it.
       return `: ${frame.text.replace(/[\r\n]/g, ' ')}\n\n`;

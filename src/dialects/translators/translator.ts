@@ -2,13 +2,13 @@
 // dialect) pair. It turns the client's request into the provider's (for the model asked for, and again
 // for each fallback model, always from the client's own request), and the provider's answer, whole or
 // streamed, into the client's. The gateway's stages call it without knowing either dialect.
-import type { OutgoingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { TokenUsage } from '../../metering/token-usage.js';
 import type { ModelTraits } from '../model-traits.js';
 import type { TranslationWarning } from './warnings.js';
 
 /** The dialect a client speaks is named by the surface it uses. */
-export type ClientDialect = 'messages' | 'chat';
+export type ClientDialect = 'messages' | 'chat' | 'responses';
 export type ProviderDialect = 'anthropic';
 
 /** The client's request as the request stages left it. */
@@ -21,6 +21,8 @@ export interface ClientRequest {
   readonly query: string;
   /** x-gateway-strict: a change to what the client asked for is refused instead of warned about. */
   readonly strict: boolean;
+  /** Its headers (a surface may read its own, such as the Responses surface's `session-id`). */
+  readonly headers: IncomingHttpHeaders;
 }
 
 export type ProviderRequest =
@@ -34,8 +36,10 @@ export type ProviderRequest =
       warnings: readonly TranslationWarning[];
       stream: boolean;
       includeUsage: boolean;
+      /** The conversation the request names, for session affinity (Responses: `prompt_cache_key`, else `session-id`). */
+      sessionKey?: string | null;
     }
-  | { ok: false; message: string; param: string | null };
+  | { ok: false; message: string; param: string | null; code?: 'unsupported_parameter' };
 
 /** What translating the provider's answer needs to know about the request. */
 export interface ResponseMeta {
@@ -43,6 +47,11 @@ export interface ResponseMeta {
   model: string;
   /** Chat: the client asked for the final usage chunk. */
   includeUsage: boolean;
+  /**
+   * The client's parsed request (null when the route read none whole, as with a pooled chat body):
+   * the Responses surface maps tool names back and echoes request fields in its response object.
+   */
+  clientBody: Readonly<Record<string, unknown>> | null;
 }
 
 /** The provider's answer's headers, as the exchange holds them. */

@@ -12,7 +12,8 @@ export type WarningKind =
   | 'stop_sequence_dropped'
   | 'tool_id_rewritten'
   | 'message_dropped'
-  | 'finish_reason_unknown';
+  | 'finish_reason_unknown'
+  | 'tool_dropped';
 
 export interface TranslationWarning {
   kind: WarningKind;

@@ -5,7 +5,7 @@
 // Pure functions over bytes: they run the same inline and on a worker thread.
 import type { CatalogModel } from '../../catalog/model.js';
 import { translateChatRequest } from '../../dialects/translators/chat-to-anthropic/request.js';
-import { stringifyMessagesRequest } from '../../dialects/translators/chat-to-anthropic/request-json.js';
+import { stringifyMessagesRequest } from '../../dialects/translators/openai-shared/request-json.js';
 import type { TranslationWarning } from '../../dialects/translators/chat-to-anthropic/request.js';
 import { parseJsonObject } from '../../lib/json/json-object.js';
 

@@ -12,6 +12,7 @@ import type { Runtime } from '../runtime.js';
 import { counterName, type BudgetCharge, type BudgetDecision } from '../../policy/budgets/budget-ledger.js';
 import { budgetCharges, refusalMessage, remainingNano, reservedCost, secondsToReset } from '../../policy/budgets/budget-rules.js';
 import { formatUsd, requestCost } from '../../metering/cost.js';
+import { isModelSurface, type ModelSurface } from '../../policy/ratelimit/request-limits.js';
 import { errorMessage } from '../../lib/error-message.js';
 
 export const BUDGET_REMAINING_HEADER = 'x-gateway-budget-remaining';
@@ -30,11 +31,12 @@ export function budgetStage(rt: Runtime): Stage {
     const principal = ctx.principal;
     if (principal === null || (principal.keyBudget === null && principal.customerBudget === null)) return next(ctx);
     const surface = ctx.route.surface;
-    if (ctx.model === null || (surface !== 'messages' && surface !== 'chat')) return next(ctx);
+    // responses surface (issue 32): smallest change; the per-surface dialect facts will replace this switch.
+    if (ctx.model === null || !isModelSurface(surface)) return next(ctx);
     return budgeted(ctx, next, principal, surface, ctx.model);
   };
 
-  async function budgeted(ctx: RequestContext, next: Next, principal: Principal, surface: 'messages' | 'chat', model: CatalogModel): Promise<void> {
+  async function budgeted(ctx: RequestContext, next: Next, principal: Principal, surface: ModelSurface, model: CatalogModel): Promise<void> {
     const at = now();
     const charges = budgetCharges(principal, at);
     // Counting tokens costs nothing: it reserves nothing, so only a budget already past its amount refuses it.

@@ -5,6 +5,7 @@ import type { Outcome } from '../../observability/request-observation.js';
 import type { Stage } from '../compose.js';
 import type { Runtime } from '../runtime.js';
 import { requestCost } from '../../metering/cost.js';
+import { isModelSurface } from '../../policy/ratelimit/request-limits.js';
 
 export function observeStage(rt: Runtime): Stage {
   const { metrics, usage, accessLog } = rt;
@@ -34,7 +35,8 @@ export function observeStage(rt: Runtime): Stage {
         generationSec: ctx.firstTokenAt === null ? null : (endedAt - ctx.firstTokenAt) / 1000,
       });
       for (const w of ctx.warnings) metrics.translationWarning(w.kind);
-      if (ctx.principal !== null && ctx.model !== null && (surface === 'messages' || surface === 'chat')) {
+      // responses surface (issue 32): smallest change; the per-surface dialect facts will replace this switch.
+      if (ctx.principal !== null && ctx.model !== null && isModelSurface(surface)) {
         // Priced as the model that answered: a fallback's tokens cost what that model charges.
         const served = ctx.servedModel ?? ctx.model;
         const cost = requestCost(ctx.usage, served.prices);

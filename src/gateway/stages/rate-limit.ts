@@ -7,7 +7,7 @@ import { parsedBody, type RequestContext } from '../context.js';
 import type { Principal } from '../../keys/principal.js';
 import type { Next, Stage } from '../compose.js';
 import { retryAfterSeconds, setLimitHeaders } from '../../policy/ratelimit/headers.js';
-import { reservedTokens, usedTokens } from '../../policy/ratelimit/request-limits.js';
+import { isModelSurface, reservedTokens, usedTokens, type ModelSurface } from '../../policy/ratelimit/request-limits.js';
 import type { Runtime } from '../runtime.js';
 import { errorMessage } from '../../lib/error-message.js';
 
@@ -17,13 +17,14 @@ export function rateLimitStage(rt: Runtime): Stage {
   return (ctx, next) => {
     const principal = ctx.principal;
     const surface = ctx.route.surface;
-    if (principal === null || ctx.model === null || (surface !== 'messages' && surface !== 'chat')) return next(ctx);
+    // responses surface (issue 32): smallest change; the per-surface dialect facts will replace this switch.
+    if (principal === null || ctx.model === null || !isModelSurface(surface)) return next(ctx);
     // The customer's limits in force came with the key (stored, else the configured default).
     if (principal.rpm === null && principal.tpm === null && principal.customerLimits === null) return next(ctx);
     return limited(ctx, next, principal, surface, ctx.model);
   };
 
-  async function limited(ctx: RequestContext, next: Next, principal: Principal, surface: 'messages' | 'chat', model: CatalogModel): Promise<void> {
+  async function limited(ctx: RequestContext, next: Next, principal: Principal, surface: ModelSurface, model: CatalogModel): Promise<void> {
     const pending = limiter.acquire({
       keyId: principal.keyId,
       keyLimits: principal,
@@ -32,7 +33,7 @@ export function rateLimitStage(rt: Runtime): Stage {
       tokens: reservedTokens(parsedBody(ctx), surface, model),
     });
     const decision = pending instanceof Promise ? await pending : pending;
-    setLimitHeaders(ctx.headers, surface, decision.status, Date.now());
+    setLimitHeaders(ctx.headers, surface === 'messages' ? 'messages' : 'chat', decision.status, Date.now());
     if (!decision.allowed) {
       metrics.rateLimited(surface, decision.scope);
       const who = decision.scope === 'key' ? 'this API key' : 'your organisation';

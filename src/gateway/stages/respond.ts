@@ -2,7 +2,7 @@
 // translators/): a stream is relayed chunk by chunk as the provider sends it, anything else is read
 // whole and answered at once. Usage and translation warnings go to the context for metering.
 import type { RequestContext } from '../context.js';
-import type { StreamTranslation, Translator } from '../../dialects/translators/translator.js';
+import type { ResponseMeta, StreamTranslation, Translator } from '../../dialects/translators/translator.js';
 import type { TokenUsage } from '../../metering/token-usage.js';
 import type { AnswerStream } from '../../upstream/answer-stream.js';
 import { collectAnswer } from '../../upstream/answer-stream.js';
@@ -45,8 +45,8 @@ export function respondStage(rt: Runtime, translator: Translator): Stage {
 }
 
 /** The model name an answer carries: the fallback that served it, else the name the client used. */
-function responseMeta(ctx: RequestContext): { model: string; includeUsage: boolean } {
-  return { model: ctx.servedModel?.id ?? ctx.requestedModel ?? ctx.model?.id ?? '', includeUsage: ctx.includeUsage };
+function responseMeta(ctx: RequestContext): ResponseMeta {
+  return { model: ctx.servedModel?.id ?? ctx.requestedModel ?? ctx.model?.id ?? '', includeUsage: ctx.includeUsage, clientBody: ctx.json };
 }
 
 async function relayStream(ctx: RequestContext, stream: AnswerStream, translation: StreamTranslation): Promise<void> {

@@ -30,7 +30,7 @@ export function translateRequestStage(rt: Runtime, translator: Translator, optio
 }
 
 export function clientRequestOf(ctx: RequestContext, json: Record<string, unknown>): ClientRequest {
-  return { body: ctx.body ?? Buffer.alloc(0), json, query: ctx.query, strict: strictRequested(ctx) };
+  return { body: ctx.body ?? Buffer.alloc(0), json, query: ctx.query, strict: strictRequested(ctx), headers: ctx.req.headers };
 }
 
 export function strictRequested(ctx: RequestContext): boolean {
@@ -50,14 +50,15 @@ export function readdressed(
 }
 
 /** The 400 for a request the translation refused. */
-export function refusal(t: { message: string; param: string | null }): GatewayError {
-  return new GatewayError('invalid_request', t.message, { param: t.param });
+export function refusal(t: { message: string; param: string | null; code?: 'unsupported_parameter' }): GatewayError {
+  return new GatewayError(t.code ?? 'invalid_request', t.message, { param: t.param });
 }
 
 /** Takes a translated request into the context. */
 export function applyTranslation(ctx: RequestContext, provider: Provider, t: ProviderRequest & { ok: true }): void {
   ctx.stream = t.stream;
   ctx.includeUsage = t.includeUsage;
+  ctx.sessionKey = t.sessionKey ?? null;
   if (t.warnings.length > 0) {
     ctx.warnings = t.warnings;
     ctx.headers[WARNINGS_HEADER] = warningsHeaderValue(t.warnings);

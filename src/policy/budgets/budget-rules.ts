@@ -2,7 +2,7 @@
 // what the client is told. No clock, store or network here: the stage passes the time in.
 import type { CatalogModel } from '../../catalog/model.js';
 import type { Principal } from '../../keys/principal.js';
-import { reservedTokens } from '../ratelimit/request-limits.js';
+import { reservedTokens, type ModelSurface } from '../ratelimit/request-limits.js';
 import { periodAt } from './budget-period.js';
 import type { BudgetCharge } from './budget-ledger.js';
 import type { Budget } from '../../keys/budget.js';
@@ -27,7 +27,7 @@ export function budgetCharges(p: Principal, nowMs: number): BudgetCharge[] {
  * token limits reserve it) at the output price, plus its input estimated from the body size at the input
  * price. A model without a price reserves 0 (it is counted at zero, docs/spend.md).
  */
-export function reservedCost(body: Record<string, unknown>, surface: 'messages' | 'chat', model: CatalogModel, bodyBytes: number): number {
+export function reservedCost(body: Record<string, unknown>, surface: ModelSurface, model: CatalogModel, bodyBytes: number): number {
   const prices = model.prices;
   if (prices === null) return 0;
   const inputTokens = Math.ceil(bodyBytes / BODY_BYTES_PER_INPUT_TOKEN);

@@ -15,17 +15,27 @@ export function customerLimitsLookup(table: CustomerLimitTable): (customerName: 
   return (name) => byName.get(name) ?? fallback;
 }
 
+/** The surfaces that call a model, and so are limited, budgeted and metered. */
+export type ModelSurface = 'messages' | 'chat' | 'responses';
+
+// responses surface (issue 32): smallest change; the per-surface dialect facts will replace these switches.
+export function isModelSurface(surface: string): surface is ModelSurface {
+  return surface === 'messages' || surface === 'chat' || surface === 'responses';
+}
+
 /**
- * The output budget the request asked for: `max_tokens` (chat: `max_completion_tokens` first), else
- * the model's default on the chat surface, which sends it; count_tokens and invalid values reserve 0.
+ * The output budget the request asked for: `max_tokens` (chat: `max_completion_tokens` first;
+ * responses: `max_output_tokens`), else the model's default on the translated surfaces, which send
+ * it; count_tokens and invalid values reserve 0.
  */
-export function reservedTokens(body: Record<string, unknown>, surface: 'messages' | 'chat', model: CatalogModel): number {
-  // The provider never generates more than the model's output cap (the chat translation caps what it sends).
+export function reservedTokens(body: Record<string, unknown>, surface: ModelSurface, model: CatalogModel): number {
+  // The provider never generates more than the model's output cap (the translations cap what they send).
   const cap = model.maxOutputTokens ?? Infinity;
   if (surface === 'chat') {
     const chosen = countOf(body.max_completion_tokens) ?? countOf(body.max_tokens);
     return Math.min(chosen ?? model.defaultMaxTokens, cap);
   }
+  if (surface === 'responses') return Math.min(countOf(body.max_output_tokens) ?? model.defaultMaxTokens, cap);
   return Math.min(countOf(body.max_tokens) ?? 0, cap);
 }
 

@@ -6,6 +6,7 @@ import { signThinking } from '../signature.js';
 import { estimateInput, type InputEstimate } from './estimate.js';
 import { exampleInput } from './schema-example.js';
 import { cutText, firstWords, padWords, toTokens } from './words.js';
+import { lastOutputLine, runCommandOf, shellCall } from './run-command.js';
 
 export type ReplyBlock =
   | { type: 'text'; deltas: string[] }
@@ -101,10 +102,15 @@ export function generateReply(req: MessagesRequest, settings: ReplySettings, new
   }
 
   const userBlocks = lastUserBlocks(req.messages);
-  const tools = toolsToCall(req, userBlocks);
+  const answered = userBlocks.some((b) => b.type === 'tool_result');
+  // A `run: <command>` conversation (./run-command.ts): call the shell tool, then quote what it printed.
+  const command = runCommandOf(req.messages);
+  const shell = command === null || req.tool_choice?.type === 'none' ? null : shellCall(req.tools, command);
+  const tools = shell !== null && !answered ? [shell.tool] : toolsToCall(req, userBlocks);
   const n = settings.replyTokens;
   let lead: string[];
-  if (tools.length > 0) lead = ['I', 'will', 'call', tools[0].name, ...(tools.length > 1 ? ['and', tools[1].name] : []), 'now.'];
+  if (shell !== null && answered) lead = ['The', 'command', 'printed:', ...lastOutputLine(userBlocks).split(/\s+/)];
+  else if (tools.length > 0) lead = ['I', 'will', 'call', tools[0].name, ...(tools.length > 1 ? ['and', tools[1].name] : []), 'now.'];
   else if (userBlocks.some((b) => b.type === 'tool_result')) lead = padWords(['The', 'tool', 'returned:', ...toolResultWords(userBlocks, n)], n);
   else lead = padWords(['You', 'said:', ...textOf(userBlocks, n)], n);
 
@@ -118,7 +124,7 @@ export function generateReply(req: MessagesRequest, settings: ReplySettings, new
     stopReason = 'max_tokens';
   } else {
     for (const tool of tools) {
-      const input = exampleInput(tool.input_schema);
+      const input = shell !== null && tool === shell.tool ? shell.input : exampleInput(tool.input_schema);
       const all = jsonPieces(JSON.stringify(input));
       const pieces = all.slice(0, budget);
       const complete = pieces.length === all.length;

@@ -1,9 +1,9 @@
 // An assistant message → text block(s) then tool_use blocks (docs/wire.md, "Tool calls").
 
 import type { TextBlockParam, ToolUseBlockParam } from '../../anthropic/wire.js';
-import { expectArray, expectRecord, expectString, fail, isAbsent, isBlank, type Warnings } from './invalid.js';
-import { isRecord } from '../../../lib/is-record.js';
-import type { ToolIdAllocator } from './tool-ids.js';
+import { expectArray, expectRecord, expectString, fail, isAbsent, isBlank, type Warnings } from '../openai-shared/invalid.js';
+import type { ToolIdAllocator } from '../openai-shared/tool-ids.js';
+import { parseArguments } from '../openai-shared/tool-arguments.js';
 
 /** A tool call that still needs its result in the next user turn. */
 export interface PendingCall {
@@ -80,23 +80,4 @@ function legacyFunctionCall(raw: unknown, param: string, ids: ToolIdAllocator): 
   const originalId = `function_call_${param.replace(/\D+/g, '')}`;
   const input = parseArguments(fn.arguments, `${param}.arguments`);
   return { pending: { originalId, id: ids.allocate(originalId, param), name, param }, input };
-}
-
-/**
- * Arguments are a JSON string: blank means no arguments; anything that is not a JSON object is a
- * 400 (sending `{}` instead would silently change what the model sees in its own history).
- */
-function parseArguments(raw: unknown, param: string): Record<string, unknown> {
-  if (isRecord(raw)) return raw; // lenient: some clients send the object itself
-  if (isAbsent(raw)) return {};
-  const s = expectString(raw, param);
-  if (isBlank(s)) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(s);
-  } catch {
-    return fail(param, `${param} is not valid JSON`);
-  }
-  if (!isRecord(parsed)) fail(param, `${param} must be a JSON object`);
-  return parsed;
 }

@@ -1,15 +1,11 @@
 // Content of user, system and tool messages → the provider's content blocks (docs/wire.md, "Conversation rules").
 
-import type {
-  DocumentBlockParam,
-  ImageBlockParam,
-  TextBlockParam,
-  ToolResultBlockParam,
-} from '../../anthropic/wire.js';
-import { expectRecord, expectString, fail, isBlank, type Warnings } from './invalid.js';
+import type { TextBlockParam, ToolResultBlockParam } from '../../anthropic/wire.js';
+import { expectRecord, expectString, fail, isBlank, type Warnings } from '../openai-shared/invalid.js';
+import { blockFromDataUrl, blockFromUrl, type MediaBlock } from '../openai-shared/media.js';
 import { isRecord } from '../../../lib/is-record.js';
 
-export type UserBlock = TextBlockParam | ImageBlockParam | DocumentBlockParam;
+export type UserBlock = TextBlockParam | MediaBlock;
 
 /** A user message's content; blank text is left out, so the result may be empty. */
 export function userBlocks(content: unknown, param: string, warnings: Warnings): UserBlock[] {
@@ -60,27 +56,6 @@ function filePart(file: unknown, param: string): UserBlock {
   if (typeof f.file_data === 'string') return blockFromDataUrl(f.file_data, `${param}.file_data`);
   if (f.file_id !== undefined) fail(`${param}.file_id`, 'file ids are not supported; send the file as file_data');
   return fail(param, `${param} must carry file_data`);
-}
-
-function blockFromUrl(url: string, param: string): UserBlock {
-  if (url.startsWith('data:')) return blockFromDataUrl(url, param);
-  if (/^https?:\/\//i.test(url)) return { type: 'image', source: { type: 'url', url } };
-  return fail(param, 'image URL must be an http(s) URL or a base64 data: URL');
-}
-
-/** `data:<mime>[;params];base64,<data>`, parsed with indexOf: these strings can be megabytes long. */
-function blockFromDataUrl(url: string, param: string): UserBlock {
-  const comma = url.indexOf(',');
-  const header = comma < 0 ? '' : url.slice(5, comma).toLowerCase();
-  if (comma < 0 || !header.endsWith(';base64')) fail(param, 'data URL must be base64-encoded (data:<type>;base64,...)');
-  const mediaType = header.slice(0, header.indexOf(';'));
-  const data = url.slice(comma + 1);
-  if (data.length === 0) fail(param, 'data URL has no data');
-  if (mediaType === 'application/pdf') {
-    return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data } };
-  }
-  if (mediaType.startsWith('image/')) return { type: 'image', source: { type: 'base64', media_type: mediaType, data } };
-  return fail(param, `unsupported media type ${JSON.stringify(mediaType)}; images and PDF documents are supported`);
 }
 
 /** System and developer content: one text per non-blank part. */

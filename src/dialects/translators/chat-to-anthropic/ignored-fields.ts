@@ -2,7 +2,7 @@
 // and each one that would have had an effect is listed as a `field_ignored` warning.
 
 import { safeDetail } from '../warnings.js';
-import { isAbsent, type Warnings } from './invalid.js';
+import { isAbsent, type Warnings } from '../openai-shared/invalid.js';
 import { isRecord } from '../../../lib/is-record.js';
 
 /** Fields the translation maps (or reads) itself. */

@@ -5,8 +5,8 @@
 import type { ContentBlockParam, MessageParam, TextBlockParam, ToolResultBlockParam } from '../../anthropic/wire.js';
 import { assistantBlocks, type PendingCall } from './assistant.js';
 import { systemTexts, toolResultContent, userBlocks } from './content-parts.js';
-import { expectRecord, expectString, fail, isAbsent, type Warnings } from './invalid.js';
-import type { ToolIdAllocator } from './tool-ids.js';
+import { expectRecord, expectString, fail, isAbsent, type Warnings } from '../openai-shared/invalid.js';
+import type { ToolIdAllocator } from '../openai-shared/tool-ids.js';
 
 interface Turn {
   role: 'user' | 'assistant';

@@ -5,12 +5,14 @@ import type { ModelTraits } from '../../model-traits.js';
 import type { MessagesRequest } from '../../anthropic/wire.js';
 import type { TranslationWarning } from '../warnings.js';
 import { warnIgnoredFields } from './ignored-fields.js';
-import { InvalidRequest, expectRecord, fail, isAbsent, optionalBoolean, Warnings } from './invalid.js';
+import { InvalidRequest, expectRecord, fail, isAbsent, optionalBoolean, Warnings } from '../openai-shared/invalid.js';
 import { isRecord } from '../../../lib/is-record.js';
 import { convertMessages } from './messages.js';
-import { mapMaxTokens, mapSampling, mapStop, mapUser } from './sampling.js';
-import { ToolIdAllocator } from './tool-ids.js';
+import { mapMaxTokens, mapStop } from './sampling.js';
+import { mapSampling, mapUser } from '../openai-shared/sampling.js';
+import { ToolIdAllocator } from '../openai-shared/tool-ids.js';
 import { mapTools } from './tools.js';
+import { strictRefusal } from '../openai-shared/strict.js';
 
 export type { TranslationWarning, WarningKind } from '../warnings.js';
 
@@ -66,15 +68,4 @@ function streamIncludesUsage(raw: unknown): boolean {
   if (isAbsent(raw)) return false;
   const options = expectRecord(raw, 'stream_options');
   return optionalBoolean(options.include_usage, 'stream_options.include_usage') ?? false;
-}
-
-/** `x-gateway-strict: true`: the client prefers a 400 over any change to what it asked for. */
-function strictRefusal(warnings: TranslationWarning[]): RequestTranslation {
-  const first = warnings[0]!;
-  const list = warnings.map((w) => `${w.kind} (${w.detail})`).join(', ');
-  return {
-    ok: false,
-    param: first.detail,
-    message: `strict mode: the request cannot be sent unchanged: ${list}`,
-  };
 }

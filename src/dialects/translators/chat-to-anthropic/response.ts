@@ -4,12 +4,12 @@ import type { TokenUsage } from '../../../metering/token-usage.js';
 import type { Message } from '../../anthropic/wire.js';
 import type { ChatCompletion, ToolCall } from '../../openai/wire.js';
 import type { TranslationWarning } from '../warnings.js';
-import { mapFinishReason } from './finish-reason.js';
-import {  } from './invalid.js';
+import { mapFinishReason } from '../openai-shared/finish-reason.js';
+import {  } from '../openai-shared/invalid.js';
 import { isRecord } from '../../../lib/is-record.js';
 import { answerUsages } from './usage.js';
 
-export { mapFinishReason } from './finish-reason.js';
+export { mapFinishReason } from '../openai-shared/finish-reason.js';
 export { chatUsageFrom } from './usage.js';
 
 export function translateMessageToCompletion(

@@ -1,27 +1,27 @@
 // The provider's stream events → chat.completion.chunk frames (docs/wire.md, "Chat chunks"). One instance
 // per response; it is the mapper a sse/Reframer runs between the SSE parser and the frames.
 
-import { STREAM_INTERRUPTED } from '../../errors/stream-frames.js';
+import { STREAM_INTERRUPTED, type StreamFailure as RelayFailure } from '../../errors/stream-frames.js';
 import { emptyUsage, mergeProviderUsage, type TokenUsage } from '../../../metering/token-usage.js';
 import type { Frame } from '../../sse/frames.js';
 import type { StreamMapper } from '../../sse/reframer.js';
 import type { SseEvent } from '../../sse/parser.js';
 import type { TranslationWarning } from '../warnings.js';
 import { ChunkWriter } from './chunk-writer.js';
-import { chatErrorKind, chatStreamErrorChunk } from './error.js';
-import { scanFastDelta } from './fast-delta.js';
-import { mapFinishReason } from './finish-reason.js';
-import {  } from './invalid.js';
+import { chatStreamErrorChunk } from '../openai-shared/error.js';
+import { scanFastDelta } from '../openai-shared/fast-delta.js';
+import { NO_MESSAGE_START, outOfOrder, readProviderEvent, streamErrorOf } from '../openai-shared/provider-event.js';
+import { StreamProgress, type EventTranslator } from '../openai-shared/translated-answer.js';
+import { mapFinishReason } from '../openai-shared/finish-reason.js';
+import {  } from '../openai-shared/invalid.js';
 import { isRecord } from '../../../lib/is-record.js';
-import { chatUsageFrom, thinkingTokensOf } from './usage.js';
+import { chatUsageFrom } from './usage.js';
+import { thinkingTokensOf } from '../openai-shared/thinking-tokens.js';
 
 type Json = Record<string, unknown>;
 
 const PING: Frame = { kind: 'comment', text: 'ping' };
 const DONE: Frame = { kind: 'done' };
-const PROVIDER_EVENTS = new Set([
-  'message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'error',
-]);
 
 export interface StreamFailure {
   type: string;
@@ -40,7 +40,7 @@ export interface ChatStreamOptions {
   fastDeltas?: boolean;
 }
 
-export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
+export class ChatStreamTranslator extends StreamProgress implements EventTranslator {
   private readonly opts: ChatStreamOptions;
   private readonly fastDeltas: boolean;
   private writer: ChunkWriter | null = null;
@@ -52,39 +52,17 @@ export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
   private finishSent = false;
   private closed = false;
   private thinkingTokens: number | undefined = undefined;
-  private readonly tokenUsage = emptyUsage();
-  private readonly warningList: TranslationWarning[] = [];
   private failureInfo: StreamFailure | null = null;
-  private completed = false;
-  private sawToken = false;
 
   constructor(opts: ChatStreamOptions) {
+    super();
     this.opts = opts;
     this.fastDeltas = opts.fastDeltas ?? true;
-  }
-
-  /** Usage so far (cumulative; complete after message_delta). */
-  get usage(): TokenUsage {
-    return this.tokenUsage;
-  }
-
-  get warnings(): TranslationWarning[] {
-    return this.warningList;
-  }
-
-  /** True once message_stop arrived: the response completed normally. */
-  get finished(): boolean {
-    return this.completed;
   }
 
   /** Why the stream ended with an error frame, if it did. */
   get failure(): StreamFailure | null {
     return this.failureInfo;
-  }
-
-  /** True once content (text, reasoning or a tool call) was emitted: the time-to-first-token mark. */
-  get firstTokenSeen(): boolean {
-    return this.sawToken;
   }
 
   map(ev: SseEvent): Frame[] {
@@ -94,26 +72,16 @@ export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
       const frames = this.fastDelta(this.writer, ev.data);
       if (frames !== null) return frames;
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(ev.data);
-    } catch {
-      return this.fail('api_error', 'upstream_protocol_error', 'The upstream sent a stream event that is not valid JSON.');
-    }
-    if (!isRecord(parsed)) {
-      if (ev.event === undefined || !PROVIDER_EVENTS.has(ev.event)) return []; // someone else's event: ignored
-      return this.fail('api_error', 'upstream_protocol_error', 'The upstream sent a malformed stream event.');
-    }
+    const read = readProviderEvent(ev);
+    if (!read.ok) return read.malformed === null ? [] : this.fail('api_error', 'upstream_protocol_error', read.malformed);
+    const parsed = read.event;
     const type = parsed.type;
     if (type === 'message_start') return this.onMessageStart(parsed);
     if (type === 'error') return this.onError(parsed);
     if (type === 'ping') return [PING];
     const w = this.writer;
     if (w === null) {
-      if (typeof type === 'string' && (type.startsWith('message_') || type.startsWith('content_block_'))) {
-        return this.fail('api_error', 'upstream_protocol_error', 'The upstream stream did not begin with message_start.');
-      }
-      return [];
+      return outOfOrder(type) ? this.fail('api_error', 'upstream_protocol_error', NO_MESSAGE_START) : [];
     }
     switch (type) {
       case 'content_block_start':
@@ -135,6 +103,11 @@ export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
   end(): Frame[] {
     if (this.closed) return [];
     return this.fail(STREAM_INTERRUPTED.chatType, STREAM_INTERRUPTED.chatCode, STREAM_INTERRUPTED.message);
+  }
+
+  /** The relay saw the provider's stream fail (idle timeout, broken source). */
+  failed(f: RelayFailure): Frame[] {
+    return this.fail(f.chatType, f.chatCode, f.message);
   }
 
   /**
@@ -242,11 +215,9 @@ export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
   }
 
   private onError(ev: Json): Frame[] {
-    const err = isRecord(ev.error) ? ev.error : {};
-    const providerType = typeof err.type === 'string' ? err.type : 'api_error';
-    const message = typeof err.message === 'string' ? err.message : 'The upstream reported an error.';
+    const e = streamErrorOf(ev);
     // After the stream began, the error keeps the provider's own type (docs/wire.md); the code is the chat one.
-    return this.fail(providerType, chatErrorKind(providerType, message).code ?? 'upstream_error', message);
+    return this.fail(e.type, e.code, e.message);
   }
 
   private finish(w: ChunkWriter, stop: string | null): Frame {

@@ -1,29 +1,13 @@
 // `tools`, `tool_choice` and `parallel_tool_calls` → the provider's tools and tool_choice (docs/wire.md, "Tool calls").
 
-import type { ToolChoice, ToolDefinition } from '../../anthropic/wire.js';
-import { expectArray, expectRecord, expectString, fail, isAbsent, optionalBoolean, type Warnings } from './invalid.js';
-import { isRecord } from '../../../lib/is-record.js';
-
-export interface MappedTools {
-  tools?: ToolDefinition[];
-  tool_choice?: ToolChoice;
-}
+import type { ToolDefinition } from '../../anthropic/wire.js';
+import { expectArray, expectRecord, expectString, fail, isAbsent, type Warnings } from '../openai-shared/invalid.js';
+import { inputSchema, toolName } from '../openai-shared/tool-schema.js';
+import { mapToolChoice, type Choice, type MappedTools } from '../openai-shared/tool-choice.js';
 
 export function mapTools(body: Record<string, unknown>, warnings: Warnings): MappedTools {
-  let tools = isAbsent(body.tools) ? [] : expectArray(body.tools, 'tools').map((t, i) => toolDefinition(t, `tools[${i}]`, warnings));
-  const parallel = optionalBoolean(body.parallel_tool_calls, 'parallel_tool_calls');
-  const choiceRaw = body.tool_choice;
-  if (tools.length === 0) {
-    // Without tools a choice means nothing; only a demand for a tool call is worth a warning.
-    if (!isAbsent(choiceRaw) && choiceRaw !== 'none' && choiceRaw !== 'auto') warnings.add('field_ignored', 'tool_choice');
-    return {};
-  }
-  let choice: ToolChoice | undefined;
-  if (!isAbsent(choiceRaw)) ({ choice, tools } = toolChoice(choiceRaw, tools));
-  if (parallel === false && choice?.type !== 'none') {
-    choice = { ...(choice ?? { type: 'auto' }), disable_parallel_tool_use: true };
-  }
-  return choice ? { tools, tool_choice: choice } : { tools };
+  const tools = isAbsent(body.tools) ? [] : expectArray(body.tools, 'tools').map((t, i) => toolDefinition(t, `tools[${i}]`, warnings));
+  return mapToolChoice(body, tools, warnings, toolChoice);
 }
 
 function toolDefinition(raw: unknown, param: string, warnings: Warnings): ToolDefinition {
@@ -39,30 +23,7 @@ function toolDefinition(raw: unknown, param: string, warnings: Warnings): ToolDe
   return def;
 }
 
-// The provider's rule for tool names; the chat format's own (64 characters) is narrower, so any name a
-// chat client may legally send passes.
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
-
-function toolName(raw: unknown, param: string): string {
-  const name = expectString(raw, param);
-  if (!TOOL_NAME.test(name)) fail(param, 'tool names may use only letters, digits, "_" and "-", 1 to 128 characters');
-  return name;
-}
-
-/** The parameters schema is sent whole (peers that rebuild it lose anyOf, additionalProperties…). */
-function inputSchema(raw: unknown, param: string): ToolDefinition['input_schema'] {
-  if (isAbsent(raw)) return { type: 'object', properties: {} };
-  const schema = expectRecord(raw, param);
-  if (schema.type === undefined) return { type: 'object', ...schema };
-  if (schema.type !== 'object') fail(`${param}.type`, 'tool parameters must be a JSON schema of type "object"');
-  return schema as ToolDefinition['input_schema'];
-}
-
-function toolChoice(raw: unknown, tools: ToolDefinition[]): { choice: ToolChoice; tools: ToolDefinition[] } {
-  if (raw === 'auto') return { choice: { type: 'auto' }, tools };
-  if (raw === 'none') return { choice: { type: 'none' }, tools };
-  if (raw === 'required') return { choice: { type: 'any' }, tools };
-  if (!isRecord(raw)) return fail('tool_choice', 'tool_choice must be "auto", "none", "required" or an object');
+function toolChoice(raw: Record<string, unknown>, tools: ToolDefinition[]): Choice {
   if (raw.type === 'function') {
     const fn = expectRecord(raw.function, 'tool_choice.function');
     return { choice: { type: 'tool', name: expectString(fn.name, 'tool_choice.function.name') }, tools };
@@ -72,7 +33,7 @@ function toolChoice(raw: unknown, tools: ToolDefinition[]): { choice: ToolChoice
 }
 
 /** `allowed_tools` has no provider equivalent: keep only the allowed tools, then auto or any. */
-function allowedTools(raw: unknown, tools: ToolDefinition[]): { choice: ToolChoice; tools: ToolDefinition[] } {
+function allowedTools(raw: unknown, tools: ToolDefinition[]): Choice {
   const a = expectRecord(raw, 'tool_choice.allowed_tools');
   if (a.mode !== 'auto' && a.mode !== 'required') fail('tool_choice.allowed_tools.mode', 'mode must be "auto" or "required"');
   const list = expectArray(a.tools, 'tool_choice.allowed_tools.tools');

@@ -4,6 +4,8 @@
 import type { Usage } from '../../anthropic/wire.js';
 import type { CompletionUsage } from '../../openai/wire.js';
 import { emptyUsage, totalInput, usageOf, usageOfCommonText, type TokenUsage } from '../../../metering/token-usage.js';
+import { thinkingTokensOf } from '../openai-shared/thinking-tokens.js';
+
 
 /**
  * prompt = uncached + cache read + cache write (cached tokens are part of the prompt in the chat
@@ -20,12 +22,6 @@ export function chatUsageFrom(u: TokenUsage, reasoningTokens?: number): Completi
   };
   if (reasoningTokens !== undefined) usage.completion_tokens_details = { reasoning_tokens: reasoningTokens };
   return usage;
-}
-
-/** `output_tokens_details.thinking_tokens` when the provider reported it. */
-export function thinkingTokensOf(u: Pick<Usage, 'output_tokens_details'>): number | undefined {
-  const n = u.output_tokens_details?.thinking_tokens;
-  return typeof n === 'number' ? n : undefined;
 }
 
 /** A non-streamed answer's `usage`, read once: what is metered (null: none reported) and what the client sees. */

@@ -14,6 +14,7 @@ t.test('root-mounted and gateway paths map to the gateway surfaces', async (t) =
     ['/v1/models', {}, '/gateway/openai/v1/models', 'chat'],
     ['/v1/chat/completions', {}, '/gateway/openai/v1/chat/completions', 'chat'],
     ['/v1/chat/completions', V, '/gateway/openai/v1/chat/completions', 'chat'],
+    ['/v1/responses', {}, '/gateway/openai/v1/responses', 'chat'],
     ['/gateway/v1/messages', {}, '/gateway/v1/messages', 'messages'],
     ['/gateway/v1/messages/count_tokens?beta=true', {}, '/gateway/v1/messages/count_tokens?beta=true', 'messages'],
     ['/gateway/v1/models', {}, '/gateway/v1/models', 'messages'],

@@ -4,7 +4,8 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { stringifyCompletion } from '../../../../src/dialects/translators/chat-to-anthropic/completion-json.js';
-import { fastCompletion, MAX_FAST_ANSWER_CHARS } from '../../../../src/dialects/translators/chat-to-anthropic/fast-completion.js';
+import { fastCompletion } from '../../../../src/dialects/translators/chat-to-anthropic/fast-completion.js';
+import { MAX_FAST_ANSWER_CHARS } from '../../../../src/dialects/translators/openai-shared/text-answer.js';
 import { translateMessageToCompletion } from '../../../../src/dialects/translators/chat-to-anthropic/response.js';
 import type { Message } from '../../../../src/dialects/anthropic/wire.js';
 import { escapeEverything } from './json-escaping.js';

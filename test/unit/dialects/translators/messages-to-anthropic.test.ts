@@ -10,7 +10,7 @@ const opus = byId.get('claude-opus-4-7')!;
 const translator = messagesToAnthropic('/v1/messages');
 
 function clientOf(text: string, query = '') {
-  return { body: Buffer.from(text), json: JSON.parse(text) as Record<string, unknown>, query, strict: false };
+  return { body: Buffer.from(text), json: JSON.parse(text) as Record<string, unknown>, query, strict: false, headers: {} };
 }
 
 t.test('the model asked for gets the client bytes, unchanged, at the route path with the query', async (t) => {
@@ -47,7 +47,7 @@ t.test('answers pass back with the provider headers a client should see, and usa
   const head = { header: (name: string) => ({ 'request-id': 'req_1', 'content-type': 'application/json', 'anthropic-ratelimit-requests-limit': '5' })[name] };
   const headers: Record<string, string | number | string[]> = {};
   const body = Buffer.from('{"id":"msg_1","type":"message","usage":{"input_tokens":3,"output_tokens":4}}');
-  const answer = translator.success(200, body, { model: 'claude-sonnet-4-6', includeUsage: false }, head, headers);
+  const answer = translator.success(200, body, { model: 'claude-sonnet-4-6', includeUsage: false, clientBody: null }, head, headers);
   t.equal(answer.body, body, 'the same bytes');
   t.equal(answer.usage?.input, 3);
   t.equal(answer.usage?.output, 4);
@@ -56,14 +56,14 @@ t.test('answers pass back with the provider headers a client should see, and usa
 
 t.test('a stream that ends before message_stop is closed with an error event; after it, nothing is owed', async (t) => {
   const head = { header: () => undefined };
-  const cut = translator.stream({ model: 'm', includeUsage: false }, head, {});
+  const cut = translator.stream({ model: 'm', includeUsage: false, clientBody: null }, head, {});
   const start = Buffer.from('event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":2,"output_tokens":1}}}\n\n');
   t.equal(cut.chunk(start), start, 'bytes unchanged');
   t.match(cut.close('complete', null), /^event: error\n/);
   t.equal(cut.complete, false);
   t.equal(cut.usage?.input, 2);
 
-  const whole = translator.stream({ model: 'm', includeUsage: false }, head, {});
+  const whole = translator.stream({ model: 'm', includeUsage: false, clientBody: null }, head, {});
   whole.chunk(start);
   whole.chunk(Buffer.from('event: message_stop\ndata: {"type":"message_stop"}\n\n'));
   t.equal(whole.close('source_failed', new Error('reset')), '', 'a complete message owes nothing');
