@@ -30,6 +30,7 @@ function observation(over: Partial<RequestObservation> = {}): RequestObservation
     usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     streamed: false,
     generationSec: null,
+    traceId: null,
     ...over,
   };
 }

@@ -13,6 +13,8 @@ import { scanFastDelta } from './fast-delta.js';
 import { mapFinishReason } from './finish-reason.js';
 import {  } from './invalid.js';
 import { isRecord } from '../../../lib/is-record.js';
+import { emptyAnswerFacts, noteMessageDelta, noteMessageStart } from '../../anthropic/answer-facts.js';
+import type { AnswerFacts } from '../translator.js';
 import { chatUsageFrom, thinkingTokensOf } from './usage.js';
 
 type Json = Record<string, unknown>;
@@ -53,6 +55,8 @@ export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
   private closed = false;
   private thinkingTokens: number | undefined = undefined;
   private readonly tokenUsage = emptyUsage();
+  /** The provider's answer id, model and stop reason (for the request's trace span). */
+  readonly answer: AnswerFacts = emptyAnswerFacts();
   private readonly warningList: TranslationWarning[] = [];
   private failureInfo: StreamFailure | null = null;
   private completed = false;
@@ -151,6 +155,7 @@ export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
   private onMessageStart(ev: Json): Frame[] {
     if (this.writer !== null) return [];
     const message = isRecord(ev.message) ? ev.message : {};
+    noteMessageStart(this.answer, message);
     const id = typeof message.id === 'string' ? message.id : 'unknown';
     if (isRecord(message.usage)) mergeProviderUsage(this.tokenUsage, message.usage);
     this.writer = new ChunkWriter(`chatcmpl-${id}`, this.opts.created, this.opts.model);
@@ -226,7 +231,7 @@ export class ChatStreamTranslator implements StreamMapper<SseEvent, Frame> {
       mergeProviderUsage(this.tokenUsage, ev.usage);
       this.thinkingTokens = thinkingTokensOf(ev.usage) ?? this.thinkingTokens;
     }
-    const stop = isRecord(ev.delta) && typeof ev.delta.stop_reason === 'string' ? ev.delta.stop_reason : null;
+    const stop = noteMessageDelta(this.answer, ev.delta);
     if (stop === null || this.finishSent) return [];
     return [this.finish(w, stop)];
   }

@@ -6,8 +6,9 @@ import type { Message } from '../../anthropic/wire.js';
 import { ANTHROPIC } from '../../anthropic/api.js';
 import { streamFailureOf } from '../../errors/stream-frames.js';
 import type { ModelTraits } from '../../model-traits.js';
+import { answerFactsOfMessageBody } from '../../anthropic/answer-facts.js';
 import { Reframer } from '../../sse/reframer.js';
-import type { AnswerHead, ResponseMeta, ClientResponse, ClientRequest, ProviderRequest, RelayEnd, StreamTranslation, Translator } from '../translator.js';
+import type { AnswerFacts, AnswerHead, ResponseMeta, ClientResponse, ClientRequest, ProviderRequest, RelayEnd, StreamTranslation, Translator } from '../translator.js';
 import { NO_WARNINGS, type TranslationWarning } from '../warnings.js';
 import { stringifyCompletion } from './completion-json.js';
 import { translateUpstreamError } from './error.js';
@@ -28,6 +29,7 @@ export const chatToAnthropic: Translator = {
     return new ChunkStream(meta);
   },
   success: completion,
+  answer: answerFactsOfMessageBody,
   error(status, body, head, headers) {
     const translated = translateUpstreamError(status, body);
     // The provider's advice on when to retry; a success carries none (its headers are not read).
@@ -100,6 +102,10 @@ class ChunkStream implements StreamTranslation {
 
   get usage(): ClientResponse['usage'] {
     return this.translator.usage;
+  }
+
+  get answer(): AnswerFacts {
+    return this.translator.answer;
   }
 
   get warnings(): readonly TranslationWarning[] {

@@ -42,7 +42,7 @@ async function rig(t: Test, retry: Partial<RetrySettings> = {}, breaker: Partial
   const events: string[] = [];
   const settings: BreakerSettings = { minCalls: 100, failurePercent: 50, windowMs: 60_000, coolDownMs: 60_000, ...breaker };
   const breakers = new RouteBreakers(settings, (route, s) => events.push(`state:${route}:${s}`));
-  const caller = new ResilientCaller(() => upstream, new RetryPolicy({ ...RETRY, ...retry }, () => 0), breakers, catalogue, {
+  const caller = new ResilientCaller(() => ({ id: 'anthropic', genAiProvider: 'anthropic', client: upstream }), new RetryPolicy({ ...RETRY, ...retry }, () => 0), breakers, catalogue, {
     retry: (reason) => events.push(`retry:${reason}`),
     upstreamError: (kind) => events.push(`error:${kind}`),
     fallback: (from, to, status) => events.push(`fallback:${from}>${to}:${status}`),
