@@ -49,7 +49,14 @@ export function tracingConfig(env: Env): TracingConfig {
   const warn = (line: string) => warnings.push(line);
   const disabled = flag(env, 'OTEL_SDK_DISABLED', warn);
   const endpoint = endpointOf(env, warn);
-  if (disabled || endpoint === null || !otlpExporterChosen(env, warn)) return { settings: null, warnings };
+  const otlp = otlpExporterChosen(env, warn);
+  const settings = settingsOf(env, endpoint ?? DEFAULT_ENDPOINT, warn);
+  // Every variable is read either way (the list of settings is the list read); off, none matters.
+  if (disabled || endpoint === null || !otlp) return { settings: null, warnings: [] };
+  return { settings, warnings };
+}
+
+function settingsOf(env: Env, endpoint: string, warn: (line: string) => void): TracingSettings {
   const resource = keyValueList(env, 'OTEL_RESOURCE_ATTRIBUTES', warn, false);
   const serviceName = set(env.OTEL_SERVICE_NAME) ?? resource['service.name'] ?? DEFAULT_SERVICE_NAME;
   delete resource['service.name'];
@@ -60,24 +67,21 @@ export function tracingConfig(env: Env): TracingConfig {
     maxExportBatchSize = maxQueueSize;
   }
   return {
-    settings: {
-      exporter: {
-        url: endpoint,
-        protocol: protocolOf(env, warn),
-        headers: { ...keyValueList(env, 'OTEL_EXPORTER_OTLP_HEADERS', warn, true), ...keyValueList(env, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', warn, true) },
-        timeoutMs: count(env, set(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT) === null ? 'OTEL_EXPORTER_OTLP_TIMEOUT' : 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT', DEFAULT_TIMEOUT_MS, 1, warn),
-      },
-      serviceName,
-      resourceAttributes: resource,
-      sampler: samplerOf(env, warn),
-      batch: {
-        maxQueueSize,
-        maxExportBatchSize,
-        scheduleDelayMs: count(env, 'OTEL_BSP_SCHEDULE_DELAY', DEFAULT_BATCH.scheduleDelayMs, 0, warn),
-        exportTimeoutMs: count(env, 'OTEL_BSP_EXPORT_TIMEOUT', DEFAULT_BATCH.exportTimeoutMs, 1, warn),
-      },
+    exporter: {
+      url: endpoint,
+      protocol: protocolOf(env, warn),
+      headers: { ...keyValueList(env, 'OTEL_EXPORTER_OTLP_HEADERS', warn, true), ...keyValueList(env, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', warn, true) },
+      timeoutMs: count(env, set(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT) === null ? 'OTEL_EXPORTER_OTLP_TIMEOUT' : 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT', DEFAULT_TIMEOUT_MS, 1, warn),
     },
-    warnings,
+    serviceName,
+    resourceAttributes: resource,
+    sampler: samplerOf(env, warn),
+    batch: {
+      maxQueueSize,
+      maxExportBatchSize,
+      scheduleDelayMs: count(env, 'OTEL_BSP_SCHEDULE_DELAY', DEFAULT_BATCH.scheduleDelayMs, 0, warn),
+      exportTimeoutMs: count(env, 'OTEL_BSP_EXPORT_TIMEOUT', DEFAULT_BATCH.exportTimeoutMs, 1, warn),
+    },
   };
 }
 

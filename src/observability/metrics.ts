@@ -227,9 +227,10 @@ export function createMetrics(opts: MetricsOptions): GatewayMetrics {
 function openMetricsView(registry: Registry): Registry<OpenMetricsContentType> {
   const view = new Registry<OpenMetricsContentType>();
   view.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
-  type Readable = { name: string; help: string; type: string; aggregator: string; get(): unknown };
+  type Readable = { name: string; help: string; type: string; aggregator: string; get(): Promise<object> };
   for (const m of registry.getMetricsAsArray() as unknown as Readable[]) {
-    const standIn: Readable = { name: m.name, help: m.help, type: m.type, aggregator: m.aggregator, get: () => m.get() };
+    // The snapshot carries the name the exposition prints: the stand-in's, as the registry renamed it.
+    const standIn: Readable = { name: m.name, help: m.help, type: m.type, aggregator: m.aggregator, get: async () => ({ ...(await m.get()), name: standIn.name }) };
     view.registerMetric(standIn as unknown as Metric);
   }
   return view;
