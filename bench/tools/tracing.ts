@@ -4,11 +4,12 @@
 // with the pass-through's, order rotated each round, verdict the median of each round's own ratio),
 // with A = tracing off and B = tracing on.
 //
-//   node dist/bench/tools/tracing.js [--scenarios messages,chat] [--rounds 6] [--duration 4] [--protocol http/protobuf] [--pin]
+//   node dist/bench/tools/tracing.js [--scenarios messages,chat] [--rounds 6] [--duration 4] [--protocol http/protobuf] [--pin] [--no-write]
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
+import { RESULTS_FILE, writeSection } from '../results-file.js';
 import { runAb, type AbSummary } from './ab.js';
 
 /** A collector that takes every export at once and answers 200: only the gateway's side is measured. */
@@ -80,6 +81,24 @@ export async function measureTracingCost(opts: TracingCostOptions): Promise<Trac
   return out;
 }
 
+/** The section of bench/RESULTS.md this tool writes. */
+export function tracingSection(results: readonly TracingCost[], opts: Pick<TracingCostOptions, 'rounds' | 'durationSec' | 'connections' | 'protocol' | 'pin'>): string {
+  const lines = [
+    '## Tracing on against off, CPU per request (`bench/tools/tracing.ts`)',
+    '',
+    `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${opts.rounds} rounds × ${opts.durationSec} s per target, ${opts.connections} connections${opts.pin ? ', the gateways and the pass-through on a core of their own' : ''}. ` +
+      `On: 100 % sampling, ${opts.protocol}, the default batch settings, a live collector in the bench process. Goal: on / off ≤ 1.05.`,
+    '',
+    '| scenario | on / off (median of the rounds\' ratios) | rounds | off / pass-through | on / pass-through | exports received |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const r of results) {
+    const rounds = r.summary.rounds.map((x) => (x.B / x.A).toFixed(3)).join(', ');
+    lines.push(`| ${r.scenario} | ${r.summary.bToA} | ${rounds} | ${r.summary.aToPassthrough} | ${r.summary.bToPassthrough} | ${r.exports} (${Math.round(r.bytes / 1024)} KiB) |`);
+  }
+  return lines.join('\n');
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -89,24 +108,20 @@ async function main(): Promise<void> {
       connections: { type: 'string', default: '32' },
       protocol: { type: 'string', default: 'http/protobuf' },
       pin: { type: 'boolean', default: false },
+      'no-write': { type: 'boolean', default: false },
     },
   });
-  const protocol = values.protocol === 'http/json' ? 'http/json' : 'http/protobuf';
-  const results = await measureTracingCost({
-    scenarios: values.scenarios.split(','),
+  const opts = {
     rounds: Number(values.rounds),
     durationSec: Number(values.duration),
     connections: Number(values.connections),
-    protocol,
+    protocol: values.protocol === 'http/json' ? ('http/json' as const) : ('http/protobuf' as const),
     pin: values.pin,
-    log: (line) => process.stderr.write(`[tracing] ${line}\n`),
-  });
-  console.log(`| scenario | CPU per request, tracing on / off (median of the rounds' ratios) | off / pass-through | on / pass-through | exports received (${protocol}) |`);
-  console.log('|---|---|---|---|---|');
-  for (const r of results) {
-    const rounds = r.summary.rounds.map((x) => (x.B / x.A).toFixed(3)).join(', ');
-    console.log(`| ${r.scenario} | ${r.summary.bToA} (rounds ${rounds}) | ${r.summary.aToPassthrough} | ${r.summary.bToPassthrough} | ${r.exports} (${Math.round(r.bytes / 1024)} KiB) |`);
-  }
+  };
+  const results = await measureTracingCost({ ...opts, scenarios: values.scenarios.split(','), log: (line) => process.stderr.write(`[tracing] ${line}\n`) });
+  const body = tracingSection(results, opts);
+  if (!values['no-write']) writeSection(RESULTS_FILE, 'tracing', body);
+  console.log(body);
 }
 
 if (process.argv[1]?.includes('bench/tools/tracing')) {

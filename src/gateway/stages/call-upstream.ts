@@ -71,7 +71,8 @@ export function callUpstreamStage(rt: Runtime): Stage {
         ctx.outcome = 'client_cancelled';
         return;
       }
-      ctx.errorType = err instanceof SyntaxError ? 'stream_interrupted' : traceErrorTypeOf(classifyUpstreamFailure(err));
+      // A body that broke off or went silent; one that is not JSON is the gateway's 502 (the status says so).
+      if (!(err instanceof SyntaxError)) ctx.errorType = traceErrorTypeOf(classifyUpstreamFailure(err));
       logger.warn({ reqId: ctx.id, code: failure.error.code }, 'the upstream answer failed while it was read');
       metrics.upstreamError(failure.metric);
       ctx.outcome = 'upstream_error';

@@ -95,6 +95,7 @@ function outcomeOf(ctx: RequestContext, status: number): Outcome {
 /** The server span's closing facts: what was asked, what answered, what it cost, and how it failed. */
 function endTrace(ctx: RequestContext, endedAt: number, status: number, outcome: Outcome, providers: Providers): void {
   const served = ctx.servedModel ?? ctx.model;
+  const provider = served === null ? null : providers.of(served);
   const json = ctx.json;
   const maxTokens = json === null ? undefined : ctx.route.surface === 'chat' ? (json.max_completion_tokens ?? json.max_tokens) : json.max_tokens;
   ctx.trace.end({
@@ -112,8 +113,8 @@ function endTrace(ctx: RequestContext, endedAt: number, status: number, outcome:
     customer: ctx.principal?.customerName ?? null,
     keyId: ctx.principal?.keyId ?? null,
     // Used only when no attempt was made: the route the model would have taken.
-    route: served === null ? null : providers.of(served).id,
-    provider: served === null ? null : providers.of(served).genAiProvider,
+    route: provider?.id ?? null,
+    provider: provider?.genAiProvider ?? null,
     firstTokenAt: ctx.firstTokenAt,
   });
 }
