@@ -14,7 +14,7 @@ export function observeStage(rt: Runtime): Stage {
     metrics.requestStarted(surface);
     // A model request is a span (the client's trace continued); the others are not traced.
     if (tracing.enabled && (surface === 'messages' || surface === 'chat')) {
-      ctx.trace = tracing.startRequest(ctx.req.headers, ctx.startedAt, ctx.req.method ?? 'POST', ctx.route.name);
+      ctx.trace = tracing.startRequest(ctx.req.headers, ctx.startedAt);
     }
     try {
       await next(ctx);

@@ -58,7 +58,7 @@ export interface RequestTrace {
 export interface Tracing {
   readonly enabled: boolean;
   /** Opens the server span of a model request that arrived at `startedAt` (performance.now()), continuing the client's trace context. */
-  startRequest(headers: IncomingHttpHeaders, startedAt: number, method: string, route: string): RequestTrace;
+  startRequest(headers: IncomingHttpHeaders, startedAt: number): RequestTrace;
   /** Sends what is queued, within `timeoutMs`, and stops. */
   shutdown(timeoutMs: number): Promise<void>;
 }

@@ -22,8 +22,6 @@ export const ATTR = {
   outputTokens: 'gen_ai.usage.output_tokens',
   finishReasons: 'gen_ai.response.finish_reasons',
   status: 'http.response.status_code',
-  method: 'http.request.method',
-  httpRoute: 'http.route',
   errorType: 'error.type',
   customer: 'model_gateway.customer',
   keyId: 'model_gateway.key_id',
@@ -47,19 +45,17 @@ export class OtelRequestTrace implements RequestTrace {
     private readonly tracer: Tracer,
     private readonly propagator: TextMapPropagator,
     private readonly span: Span,
-    private readonly method: string,
-    private readonly httpRoute: string,
   ) {
     this.recording = span.isRecording();
     this.traceId = this.recording ? span.spanContext().traceId : null;
     this.context = trace.setSpan(ROOT_CONTEXT, span);
   }
 
-  static start(tracer: Tracer, propagator: TextMapPropagator, headers: IncomingHttpHeaders, startedAt: number, method: string, route: string): OtelRequestTrace {
+  static start(tracer: Tracer, propagator: TextMapPropagator, headers: IncomingHttpHeaders, startedAt: number): OtelRequestTrace {
     // The client's traceparent/tracestate, when it sent a valid one, make this span its child.
     const parent = headers.traceparent === undefined ? ROOT_CONTEXT : propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
     const span = tracer.startSpan(OPERATION, { kind: SpanKind.SERVER, startTime: startedAt }, parent);
-    return new OtelRequestTrace(tracer, propagator, span, method, route);
+    return new OtelRequestTrace(tracer, propagator, span);
   }
 
   attempt(route: string, provider: string, model: string | null): AttemptTrace {
@@ -80,8 +76,6 @@ export class OtelRequestTrace implements RequestTrace {
       [ATTR.operation]: OPERATION,
       [ATTR.surface]: f.surface,
       [ATTR.status]: f.status,
-      [ATTR.method]: this.method,
-      [ATTR.httpRoute]: this.httpRoute,
     };
     const provider = this.provider ?? f.provider;
     const route = this.route ?? f.route;

@@ -45,7 +45,7 @@ export function startTracing(settings: TracingSettings, drops: DropCounter): Tra
   const propagator = new W3CTraceContextPropagator();
   return {
     enabled: true,
-    startRequest: (headers, startedAt, method, route) => OtelRequestTrace.start(tracer, propagator, headers, startedAt, method, route),
+    startRequest: (headers, startedAt) => OtelRequestTrace.start(tracer, propagator, headers, startedAt),
     async shutdown(timeoutMs) {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<void>((resolve) => {
