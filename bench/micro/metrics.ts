@@ -27,6 +27,7 @@ function observations(): RequestObservation[] {
       usage: { input: 100 + i, output: 20 + i, cacheRead: i % 3 === 0 ? 500 : 0, cacheWrite: i % 5 === 0 ? 50 : 0 },
       streamed,
       generationSec: streamed ? 1.5 : null,
+      traceId: null,
     });
   }
   return list;

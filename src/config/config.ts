@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { parseDatabaseUrl } from './database-url.js';
 import { ConfigError } from './config-error.js';
 import { knownSettingsOnly } from './setting-names.js';
+import { tracingConfig, type TracingSettings } from './tracing-config.js';
 
 export interface RequestBounds {
   bodyBytes: number;
@@ -59,6 +60,10 @@ export interface GatewayConfig {
   retry: RetrySettings;
   breaker: BreakerSettings;
   metrics: MetricsEndpointSettings;
+  /** OpenTelemetry tracing (OTEL_* variables); null: off. */
+  tracing: TracingSettings | null;
+  /** Settings that did not parse and were replaced by their default: logged once as warnings at start. */
+  warnings: readonly string[];
 }
 
 export interface DatabasePoolSettings {
@@ -133,6 +138,7 @@ export function loadConfig(processEnv: Env = process.env): GatewayConfig {
   }
   const port = integer(env, 'PORT', 8080);
   const host = text(env, 'HOST') ?? '0.0.0.0';
+  const tracing = tracingConfig(env);
   const config: GatewayConfig = {
     port,
     host,
@@ -177,6 +183,8 @@ export function loadConfig(processEnv: Env = process.env): GatewayConfig {
     },
     ...resilienceSettings(env),
     metrics: metricsEndpointSettings(env, { port, host }),
+    tracing: tracing.settings,
+    warnings: tracing.warnings,
     timeouts: {
       upstreamConnectMs: integer(env, 'GATEWAY_UPSTREAM_CONNECT_TIMEOUT_MS', 10_000, 1),
       upstreamHeadersMs: integer(env, 'GATEWAY_UPSTREAM_HEADERS_TIMEOUT_MS', 10 * 60_000, 1),

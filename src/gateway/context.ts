@@ -6,6 +6,9 @@ import type { Principal } from '../keys/key-cache.js';
 import type { TokenUsage } from '../metering/token-usage.js';
 import { emptyUsage } from '../metering/token-usage.js';
 import type { Outcome, Surface } from '../observability/request-observation.js';
+import type { RequestTrace } from '../observability/tracing/request-trace.js';
+import { NO_TRACE } from '../observability/tracing/request-trace.js';
+import type { AnswerFacts } from '../dialects/translators/translator.js';
 import type { ReplayableRequest } from '../policy/resilience/fallback.js';
 import { Cancellation } from '../upstream/cancellation.js';
 import type { UpstreamResponse } from '../upstream/exchange.js';
@@ -66,6 +69,12 @@ export interface RequestContext {
   warnings: readonly TranslationWarning[];
   /** The catalogue model that served the request when a fallback did (null: `model` itself). */
   servedModel: CatalogModel | null;
+  /** The request's server span (the shared no-op when tracing is off or the route is not a model's). */
+  trace: RequestTrace;
+  /** Why the request failed, as its span's `error.type` (null: no failure, or one the status says). */
+  errorType: string | null;
+  /** What the provider's answer says of itself (id, model, finish reason): gathered only for a sampled span. */
+  answer: AnswerFacts | null;
 }
 
 export function createContext(
@@ -104,6 +113,9 @@ export function createContext(
     firstTokenAt: null,
     warnings: [],
     servedModel: null,
+    trace: NO_TRACE,
+    errorType: null,
+    answer: null,
   };
 }
 

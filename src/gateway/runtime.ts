@@ -7,6 +7,7 @@ import type { KeyCache } from '../keys/key-cache.js';
 import type { UsageWriter } from '../metering/usage-writer.js';
 import type { AccessLog } from '../observability/logger.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
+import type { Tracing } from '../observability/tracing/request-trace.js';
 import type { AuthThrottle } from '../policy/ratelimit/auth-throttle.js';
 import type { RateLimiter } from '../policy/ratelimit/limiter.js';
 import type { FleetStore } from '../policy/ratelimit/redis/shared-limiter.js';
@@ -30,6 +31,8 @@ export interface Runtime {
   /** One line per request, written by hand into the logger's stream (observability/logger.ts). */
   readonly accessLog: AccessLog;
   readonly metrics: GatewayMetrics;
+  /** OpenTelemetry traces when an OTLP endpoint is set; a no-op otherwise (observability/tracing/). */
+  readonly tracing: Tracing;
   readonly keys: KeyCache;
   readonly catalogue: Catalogue;
   /** The upstream providers, each with its connection pool and credential (src/providers). */

@@ -13,6 +13,16 @@ export interface Sample {
   labels: Labels;
   value: number;
   metricName?: string;
+  /** Shown only in the OpenMetrics exposition (timestamp in seconds). */
+  exemplar?: { labelSet: Labels; value: number; timestamp: number };
+}
+
+/** The latest observation of a bucket that came with a trace id. */
+interface Exemplar {
+  traceId: string;
+  value: number;
+  /** Seconds since the epoch. */
+  timestamp: number;
 }
 
 export interface FamilySnapshot {
@@ -48,17 +58,30 @@ export class HistogramCell {
   readonly counts: Float64Array;
   sum = 0;
   count = 0;
+  /** Per bucket, its latest traced observation; allocated by the first one (never, with tracing off). */
+  exemplars: Array<Exemplar | undefined> | null = null;
   constructor(private readonly bounds: readonly number[]) {
     this.counts = new Float64Array(bounds.length + 1);
   }
   observe(v: number): void {
-    if (!Number.isFinite(v)) return; // a broken clock must not poison the sum
+    this.bucketOf(v);
+  }
+  /** An observation of a traced request: its bucket keeps the trace id as its exemplar. */
+  observeTraced(v: number, traceId: string): void {
+    const i = this.bucketOf(v);
+    if (i < 0) return;
+    (this.exemplars ??= new Array<Exemplar | undefined>(this.counts.length))[i] = { traceId, value: v, timestamp: Date.now() / 1000 };
+  }
+  /** Counts v; its bucket's index, or -1 when v is not a number. */
+  private bucketOf(v: number): number {
+    if (!Number.isFinite(v)) return -1; // a broken clock must not poison the sum
     const b = this.bounds;
     let i = 0;
     while (i < b.length && v > b[i]) i++;
     this.counts[i] += 1;
     this.sum += v;
     this.count += 1;
+    return i;
   }
 }
 
@@ -146,12 +169,19 @@ export class HistogramFamily extends Family<HistogramCell> {
     if (cell.count === 0) return;
     const bucket = `${this.name}_bucket`;
     let cumulative = 0;
+    const exemplars = cell.exemplars;
     for (let i = 0; i < this.bounds.length; i++) {
       cumulative += cell.counts[i];
-      into.push({ labels: { ...labels, le: this.bounds[i] }, value: cumulative, metricName: bucket });
+      into.push(withExemplar({ labels: { ...labels, le: this.bounds[i] }, value: cumulative, metricName: bucket }, exemplars?.[i]));
     }
-    into.push({ labels: { ...labels, le: '+Inf' }, value: cell.count, metricName: bucket });
+    into.push(withExemplar({ labels: { ...labels, le: '+Inf' }, value: cell.count, metricName: bucket }, exemplars?.[this.bounds.length]));
     into.push({ labels, value: cell.sum, metricName: `${this.name}_sum` });
     into.push({ labels, value: cell.count, metricName: `${this.name}_count` });
   }
+}
+
+/** OpenMetrics exemplars name the trace by `trace_id`, the label Grafana and Prometheus look for. */
+function withExemplar(sample: Sample, exemplar: Exemplar | undefined): Sample {
+  if (exemplar !== undefined) sample.exemplar = { labelSet: { trace_id: exemplar.traceId }, value: exemplar.value, timestamp: exemplar.timestamp };
+  return sample;
 }

@@ -9,6 +9,7 @@
 // Multi-process: each process keeps its own Registry; every metric declares how it aggregates,
 // so a node:cluster primary can later serve prom-client's AggregatorRegistry.clusterMetrics().
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { Metric, OpenMetricsContentType } from 'prom-client';
 import type { TokenUsage } from '../metering/token-usage.js';
 import type { RequestCost } from '../metering/cost.js';
 import {
@@ -31,6 +32,9 @@ export type SharedStore = 'redis' | 'postgres';
 export const UPSTREAM_ERROR_KINDS: readonly UpstreamErrorKind[] = ['connect', 'timeout', 'status', 'reset', 'protocol'];
 export const AUTH_FAILURE_REASONS = ['missing', 'malformed', 'unknown', 'revoked', 'expired', 'unavailable', 'throttled'] as const;
 export const RATE_LIMIT_SCOPES: readonly RateLimitScope[] = ['key', 'customer', 'auth'];
+/** Why a span never reached the collector: the export queue was full, or sending its batch failed. */
+export type SpanDropReason = 'queue_full' | 'export_failed';
+export const SPAN_DROP_REASONS: readonly SpanDropReason[] = ['queue_full', 'export_failed'];
 export const CIRCUIT_STATES: readonly CircuitState[] = ['closed', 'open', 'half_open'];
 
 export const METRIC_PREFIX = 'model_gateway_';
@@ -66,6 +70,7 @@ export const METRIC_NAMES = {
   unpricedRequests: 'model_gateway_unpriced_requests_total',
   budgetUtilisation: 'model_gateway_budget_utilisation_ratio',
   budgetExceeded: 'model_gateway_budget_exceeded_requests_total',
+  traceSpansDropped: 'model_gateway_trace_spans_dropped_total',
 } as const;
 
 export type BudgetScope = 'key' | 'customer';
@@ -101,7 +106,13 @@ export interface GatewayMetrics {
   budgetUtilisation(customer: string, period: string, ratio: number): void;
   /** A request past a budget: refused by a hard one, flagged by a soft one. */
   budgetExceeded(scope: BudgetScope, action: BudgetAction): void;
-  render(): Promise<{ contentType: string; body: string }>;
+  /** Spans that were never exported (tracing on only). */
+  traceSpansDropped(reason: SpanDropReason, spans: number): void;
+  /**
+   * The exposition: Prometheus text, or OpenMetrics (`openMetrics`), the only format that carries the
+   * histograms' exemplars.
+   */
+  render(openMetrics?: boolean): Promise<{ contentType: string; body: string }>;
 }
 
 export interface MetricsOptions {
@@ -200,13 +211,44 @@ export function createMetrics(opts: MetricsOptions): GatewayMetrics {
     streamOpened: (surface) => streamsBySurface.get(surfaceOf(surface))!.inc(),
     streamClosed: (surface) => streamsBySurface.get(surfaceOf(surface))!.dec(),
     ...events,
-    render: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
+    render: async (openMetrics = false) => {
+      if (!openMetrics) return { contentType: registry.contentType, body: await registry.metrics() };
+      const om = openMetricsView(registry);
+      return { contentType: om.contentType, body: await om.metrics() };
+    },
   };
+}
+
+/**
+ * The same metrics in an OpenMetrics registry, for one scrape. prom-client renames a counter it renders
+ * as OpenMetrics (it drops `_total` from the metric's own name), so the registry gets stand-ins that
+ * read the real metrics, never the metrics themselves: the Prometheus text keeps its names.
+ */
+function openMetricsView(registry: Registry): Registry<OpenMetricsContentType> {
+  const view = new Registry<OpenMetricsContentType>();
+  view.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+  type Readable = { name: string; help: string; type: string; aggregator: string; get(): Promise<object> };
+  for (const m of registry.getMetricsAsArray() as unknown as Readable[]) {
+    // The snapshot carries the name the exposition prints: the stand-in's, as the registry renamed it.
+    const standIn: Readable = { name: m.name, help: m.help, type: m.type, aggregator: m.aggregator, get: async () => ({ ...(await m.get()), name: standIn.name }) };
+    view.registerMetric(standIn as unknown as Metric);
+  }
+  return view;
 }
 
 type EventMethods = Pick<
   GatewayMetrics,
-  'upstreamError' | 'authFailure' | 'rateLimited' | 'translationWarning' | 'keyCache' | 'retry' | 'circuitState' | 'loadShed' | 'sharedStoreUp' | 'rateLimitFallback'
+  | 'upstreamError'
+  | 'authFailure'
+  | 'rateLimited'
+  | 'translationWarning'
+  | 'keyCache'
+  | 'retry'
+  | 'circuitState'
+  | 'loadShed'
+  | 'sharedStoreUp'
+  | 'rateLimitFallback'
+  | 'traceSpansDropped'
 >;
 
 // Rarer events. Fixed label sets are bound up front, so their series exist at zero and rate()
@@ -230,6 +272,8 @@ function createEventCounters(registry: Registry, surfaceOf: (s: string) => strin
   // 'min' across cluster workers: one worker that lost Redis makes the store read as down.
   const storeUp = new GaugeFamily(METRIC_NAMES.sharedStoreUp, 'A shared store answering (1) or skipped while unreachable (0).', ['store'], 'min').registerIn(registry);
   const fallbacks = counter(METRIC_NAMES.rateLimitFallbacks, 'Rate-limit decisions taken with this instance\'s share of the limits because Redis was not answering.', []).child();
+  const spansDropped = counter(METRIC_NAMES.traceSpansDropped, 'Trace spans never exported, by reason: the export queue was full, or the collector did not take the batch.', ['reason']);
+  const spansDroppedBy = childrenOf(SPAN_DROP_REASONS, (r) => spansDropped.child(r));
 
   for (const kind of UPSTREAM_ERROR_KINDS) upstreamErrors.child(kind);
   for (const reason of AUTH_FAILURE_REASONS) authFailures.child(reason);
@@ -258,6 +302,7 @@ function createEventCounters(registry: Registry, surfaceOf: (s: string) => strin
     retry: (reason) => retries.child(retryOf(reason)).inc(),
     sharedStoreUp: (store, up) => storeUp.child(store).set(up ? 1 : 0),
     rateLimitFallback: () => fallbacks.inc(),
+    traceSpansDropped: (reason, spans) => spansDroppedBy.get(reason)?.inc(spans),
     circuitState: (route, state) => {
       const name = routeOf(route);
       const current = stateOf(state);

@@ -22,4 +22,6 @@ export interface RequestObservation {
   streamed: boolean;
   /** First token → end, for time per output token. */
   generationSec: number | null;
+  /** The request's sampled trace: the duration and time-to-first-token buckets keep it as their exemplar. */
+  traceId: string | null;
 }

@@ -60,9 +60,14 @@ export class RequestSeries {
     const c = this.customerSeries(s, this.bound.customer(o.customer));
 
     this.requestCounter(s, c, statusClass(o.status), outcome).inc();
-    this.durationHistogram(s, outcome).observe(o.durationSec);
+    const traceId = o.traceId;
+    if (traceId === null) this.durationHistogram(s, outcome).observe(o.durationSec);
+    else this.durationHistogram(s, outcome).observeTraced(o.durationSec, traceId);
     if (o.upstreamHeadersSec !== null) s.upstreamHeaders.observe(o.upstreamHeadersSec);
-    if (o.streamed && o.ttftSec !== null) s.ttft.observe(o.ttftSec);
+    if (o.streamed && o.ttftSec !== null) {
+      if (traceId === null) s.ttft.observe(o.ttftSec);
+      else s.ttft.observeTraced(o.ttftSec, traceId);
+    }
     // GenAI time per output token: generation after the first token, over the tokens after it.
     if (outcome === 'ok' && o.generationSec !== null && o.usage.output > 1) {
       s.tpot.observe(o.generationSec / (o.usage.output - 1));

@@ -11,6 +11,8 @@ import type { UpstreamClient } from '../upstream/client.js';
 export interface Provider {
   /** Named by a catalogue model's `provider`. */
   readonly id: string;
+  /** Who serves it, in the GenAI semantic conventions' words (`gen_ai.provider.name`: anthropic, aws.bedrock, gcp.vertex_ai). */
+  readonly genAiProvider: string;
   readonly dialect: ProviderDialect;
   /** Its connection pool, with the timeouts of the upstream settings. */
   readonly client: UpstreamClient;

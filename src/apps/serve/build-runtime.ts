@@ -41,6 +41,10 @@ import type { Stores } from '../../stores/stores.js';
 import type { Simulator } from '../simulator/index.js';
 import { createTranslatePool } from '../../gateway/offload/pool.js';
 import { errorMessage } from '../../lib/error-message.js';
+import type { TracingSettings } from '../../config/tracing-config.js';
+import type { GatewayMetrics } from '../../observability/metrics.js';
+import type { Tracing } from '../../observability/tracing/request-trace.js';
+import { NO_TRACING } from '../../observability/tracing/request-trace.js';
 
 export interface BuiltRuntime {
   runtime: Runtime;
@@ -69,8 +73,11 @@ export interface BuildOptions {
 export async function buildRuntime(config: GatewayConfig, overrides: BuildOptions = {}): Promise<BuiltRuntime> {
   const clusterWorker = overrides.clusterWorker === true;
   const admin = adminTokenOf(config);
-  const secrets = [config.upstreamApiKey, admin.token, config.metrics.token].filter((s): s is string => s !== null);
+  // The collector's headers often carry its API key: redacted like the gateway's own secrets.
+  const exportHeaders = Object.values(config.tracing?.exporter.headers ?? {}).filter((v) => v.length >= 8);
+  const secrets = [config.upstreamApiKey, admin.token, config.metrics.token, ...exportHeaders].filter((s): s is string => s !== null);
   const { logger, access: accessLog } = createLogging({ level: config.logLevel, destination: overrides.logDestination, secrets });
+  for (const warning of config.warnings) logger.warn(warning);
   // The metrics come later (they need the catalogue); until then the database's state is read at registration.
   let reportStoreUp: (up: boolean) => void = () => {};
   const stores = await openStores(config.databaseUrl, {
@@ -130,13 +137,14 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
   await catalogue.start();
   const ownMetrics = createMetrics({ knownModels: () => catalogue.ids() });
   const metrics = clusterWorker ? clusterWideMetrics(ownMetrics) : ownMetrics;
+  const tracing = config.tracing === null ? NO_TRACING : await startTracing(config.tracing, metrics, logger);
   reportStoreUp = observeStores(metrics, stores, usage);
   const breakers = new RouteBreakers(config.breaker, (route, state, previous) => {
     metrics.circuitState(route, state);
     // A route's breaker is made, closed, by its first request: that is no news.
     if (previous !== null) logger.warn({ route, state, previous }, 'the circuit breaker of a model route changed state');
   });
-  const caller = new ResilientCaller((model) => providers.of(model).client, new RetryPolicy(config.retry), breakers, catalogue, {
+  const caller = new ResilientCaller((model) => providers.of(model), new RetryPolicy(config.retry), breakers, catalogue, {
     retry: (reason) => metrics.retry(reason),
     upstreamError: (kind) => metrics.upstreamError(kind),
     fallback: (from, to, status) => logger.info({ from, to, upstreamStatus: status }, 'falling back to another model'),
@@ -160,6 +168,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
     logger,
     accessLog,
     metrics,
+    tracing,
     keys,
     catalogue,
     providers,
@@ -197,11 +206,27 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
         await shared?.close();
         if (ownSimulator) await simulator?.close();
         await stores.close();
+        // The spans of the last requests go out too, within the grace period.
+        await tracing.shutdown(config.timeouts.shutdownGraceMs);
         logger.flush();
       })();
       return closing;
     },
   };
+}
+
+/**
+ * OpenTelemetry tracing: its SDK is imported here, at start-up, and only when tracing is on, so a
+ * gateway without an OTLP endpoint never loads it (observability/tracing/request-trace.ts).
+ */
+async function startTracing(settings: TracingSettings, metrics: GatewayMetrics, logger: Logger): Promise<Tracing> {
+  const otel = await import('../../observability/tracing/otel/start-tracing.js');
+  const tracing = otel.startTracing(settings, {
+    dropped: (reason, spans) => metrics.traceSpansDropped(reason, spans),
+    exportFailing: (errorName) => logger.warn({ error: errorName, endpoint: settings.exporter.url }, 'trace export failed; spans are dropped and counted until the collector takes them again'),
+  });
+  logger.info({ endpoint: settings.exporter.url, protocol: settings.exporter.protocol, sampler: settings.sampler.name }, 'tracing on (OpenTelemetry)');
+  return tracing;
 }
 
 /**

@@ -5,6 +5,8 @@
 import { emptyUsage, mergeProviderUsage, usageOf, usageOfCommonText, type TokenUsage } from '../../metering/token-usage.js';
 import { SseParser, type SseEvent } from '../sse/parser.js';
 import { isRecord } from '../../lib/is-record.js';
+import type { AnswerFacts } from '../translators/translator.js';
+import { emptyAnswerFacts, noteMessageDelta, noteMessageStart } from './answer-facts.js';
 
 
 function parseJson(text: string): unknown {
@@ -18,6 +20,8 @@ function parseJson(text: string): unknown {
 export class AnthropicStreamObserver {
   private readonly parser = new SseParser((ev) => this.onEvent(ev));
   private readonly tokenUsage = emptyUsage();
+  /** The answer's id, model and stop reason, from the events parsed anyway. */
+  readonly answer: AnswerFacts = emptyAnswerFacts();
   private stopped = false;
   private error: { type: string; message: string } | null = null;
   private tokenSeen = false;
@@ -86,6 +90,8 @@ export class AnthropicStreamObserver {
       };
       return;
     }
+    if (name === 'message_start') noteMessageStart(this.answer, payload.message);
+    else noteMessageDelta(this.answer, payload.delta);
     const usage = name === 'message_start' ? (isRecord(payload.message) ? payload.message.usage : undefined) : payload.usage;
     if (isRecord(usage)) mergeProviderUsage(this.tokenUsage, usage);
   }

@@ -67,6 +67,15 @@ export interface ClientResponse {
   warnings: readonly TranslationWarning[];
 }
 
+/** What the provider's answer says of itself, in the provider's terms (for the request's trace span). */
+export interface AnswerFacts {
+  id: string | null;
+  /** The model the provider says wrote the answer. */
+  model: string | null;
+  /** The provider's own stop reason (`end_turn`, `max_tokens`, ...). */
+  finishReason: string | null;
+}
+
 /** How a relay ended: the provider finished, the client left, or the provider's stream broke. */
 export type RelayEnd = 'complete' | 'client_gone' | 'source_failed';
 
@@ -85,6 +94,8 @@ export interface StreamTranslation {
   readonly complete: boolean;
   readonly firstTokenSeen: boolean;
   readonly usage: TokenUsage | null;
+  /** The answer's id, model and finish reason, as far as the stream has told them. */
+  readonly answer: AnswerFacts;
   readonly warnings: readonly TranslationWarning[];
 }
 
@@ -99,6 +110,8 @@ export interface Translator {
   stream(meta: ResponseMeta, head: AnswerHead, headers: OutgoingHttpHeaders): StreamTranslation;
   /** A whole success (status < 300); sets the response's headers. */
   success(status: number, body: Buffer, meta: ResponseMeta, head: AnswerHead, headers: OutgoingHttpHeaders): ClientResponse;
+  /** What a whole successful provider answer says of itself (for the request's trace span). */
+  answer(body: Buffer): AnswerFacts;
   /** A provider error (status >= 300), its body already scrubbed of the gateway's credential; sets the headers. */
   error(status: number, body: Buffer, head: AnswerHead, headers: OutgoingHttpHeaders): ClientResponse;
 }

@@ -6,7 +6,8 @@ import type { Stage } from '../compose.js';
 import { retryAfterSeconds } from '../../policy/ratelimit/headers.js';
 import { upstreamBodyFailure } from '../../policy/resilience/body-failure.js';
 import type { Runtime } from '../runtime.js';
-import { upstreamFailureError } from '../../upstream/client.js';
+import { classifyUpstreamFailure, upstreamFailureError } from '../../upstream/client.js';
+import { traceErrorTypeOf } from '../../policy/resilience/trace-error.js';
 import { ExchangeCancelled } from '../../upstream/exchange.js';
 
 export const SERVED_MODEL_HEADER = 'x-gateway-model';
@@ -22,6 +23,7 @@ export function callUpstreamStage(rt: Runtime): Stage {
       model: ctx.model,
       readdress: ctx.readdress,
       principal: ctx.principal,
+      trace: ctx.trace,
     });
     if (result.kind === 'cancelled') {
       ctx.outcome = 'client_cancelled';
@@ -37,6 +39,7 @@ export function callUpstreamStage(rt: Runtime): Stage {
     if (result.kind === 'failed') {
       logger.debug({ reqId: ctx.id, kind: result.failure }, 'upstream call failed');
       ctx.outcome = 'upstream_error';
+      ctx.errorType = traceErrorTypeOf(result.failure);
       throw upstreamFailureError(result.failure);
     }
     const response = result.response;
@@ -48,6 +51,8 @@ export function callUpstreamStage(rt: Runtime): Stage {
       ctx.headers[SERVED_MODEL_HEADER] = result.model.id;
     }
     const status = response.statusCode;
+    // The upstream's own error status names the failure, whatever the client is answered.
+    if (status >= 400) ctx.errorType = String(status);
     if (status === 401 || status === 403) {
       if (response.kind === 'stream') response.body.cancel(new ExchangeCancelled());
       metrics.upstreamError('status');
@@ -66,6 +71,8 @@ export function callUpstreamStage(rt: Runtime): Stage {
         ctx.outcome = 'client_cancelled';
         return;
       }
+      // A body that broke off or went silent; one that is not JSON is the gateway's 502 (the status says so).
+      if (!(err instanceof SyntaxError)) ctx.errorType = traceErrorTypeOf(classifyUpstreamFailure(err));
       logger.warn({ reqId: ctx.id, code: failure.error.code }, 'the upstream answer failed while it was read');
       metrics.upstreamError(failure.metric);
       ctx.outcome = 'upstream_error';

@@ -6,12 +6,17 @@ import type { Stage } from '../compose.js';
 import type { Runtime } from '../runtime.js';
 import { requestCost } from '../../metering/cost.js';
 import { isModelSurface } from '../../policy/ratelimit/request-limits.js';
+import type { Providers } from '../../providers/provider.js';
 
 export function observeStage(rt: Runtime): Stage {
-  const { metrics, usage, accessLog } = rt;
+  const { metrics, usage, accessLog, tracing, providers } = rt;
   return async (ctx, next) => {
     const surface = ctx.route.surface;
     metrics.requestStarted(surface);
+    // A model request is a span (the client's trace continued); the others are not traced.
+    if (tracing.enabled && (surface === 'messages' || surface === 'chat')) {
+      ctx.trace = tracing.startRequest(ctx.req.headers, ctx.startedAt);
+    }
     try {
       await next(ctx);
     } finally {
@@ -33,7 +38,9 @@ export function observeStage(rt: Runtime): Stage {
         usage: ctx.usage,
         streamed: ctx.stream,
         generationSec: ctx.firstTokenAt === null ? null : (endedAt - ctx.firstTokenAt) / 1000,
+        traceId: ctx.trace.traceId,
       });
+      if (ctx.trace.recording) endTrace(ctx, endedAt, status, outcome, providers);
       for (const w of ctx.warnings) metrics.translationWarning(w.kind);
       // responses surface (issue 32): smallest change; the per-surface dialect facts will replace this switch.
       if (ctx.principal !== null && ctx.model !== null && isModelSurface(surface)) {
@@ -85,4 +92,42 @@ function outcomeOf(ctx: RequestContext, status: number): Outcome {
   if (status >= 500) return 'upstream_error';
   if (status >= 400) return 'client_error';
   return 'ok';
+}
+
+/** The server span's closing facts: what was asked, what answered, what it cost, and how it failed. */
+function endTrace(ctx: RequestContext, endedAt: number, status: number, outcome: Outcome, providers: Providers): void {
+  const served = ctx.servedModel ?? ctx.model;
+  const provider = served === null ? null : providers.of(served);
+  const json = ctx.json;
+  const maxTokens = json === null ? undefined : ctx.route.surface === 'chat' ? (json.max_completion_tokens ?? json.max_tokens) : json.max_tokens;
+  ctx.trace.end({
+    endedAt,
+    surface: ctx.route.surface,
+    requestModel: ctx.model?.id ?? ctx.requestedModel,
+    responseModel: ctx.answer?.model ?? served?.id ?? null,
+    responseId: ctx.answer?.id ?? null,
+    finishReason: ctx.answer?.finishReason ?? null,
+    maxTokens: typeof maxTokens === 'number' ? maxTokens : null,
+    temperature: typeof json?.temperature === 'number' ? json.temperature : null,
+    usage: ctx.usageSeen ? ctx.usage : null,
+    status,
+    errorType: errorTypeOf(ctx, status, outcome),
+    customer: ctx.principal?.customerName ?? null,
+    keyId: ctx.principal?.keyId ?? null,
+    // Used only when no attempt was made: the route the model would have taken.
+    route: provider?.id ?? null,
+    provider: provider?.genAiProvider ?? null,
+    firstTokenAt: ctx.firstTokenAt,
+  });
+}
+
+/**
+ * `error.type` of a failed request: the client leaving, else what the upstream stages recorded (the
+ * upstream's status, a timeout, a broken connection or stream), else the gateway's own 5xx. A 4xx the
+ * gateway answered itself (a bad key, a bad body, a limit) is the client's error, not the request's failure.
+ */
+function errorTypeOf(ctx: RequestContext, status: number, outcome: Outcome): string | null {
+  if (outcome === 'client_cancelled') return 'client_cancelled';
+  if (ctx.errorType !== null) return ctx.errorType;
+  return status >= 500 ? String(status) : null;
 }

@@ -6,6 +6,7 @@ import type { ResponseMeta, StreamTranslation, Translator } from '../../dialects
 import type { TokenUsage } from '../../metering/token-usage.js';
 import type { AnswerStream } from '../../upstream/answer-stream.js';
 import { collectAnswer } from '../../upstream/answer-stream.js';
+import { classifyUpstreamFailure } from '../../upstream/client.js';
 import type { Stage } from '../compose.js';
 import { relayAnswer } from '../relay/relay-answer.js';
 import type { Runtime } from '../runtime.js';
@@ -39,6 +40,8 @@ export function respondStage(rt: Runtime, translator: Translator): Stage {
         : translator.error(status, provider.scrubCredential(body), upstream, headers);
     keepUsage(ctx, answer.usage);
     addWarnings(ctx, answer.warnings);
+    // Read from the provider's own bytes, and only for a span that is kept.
+    if (ctx.trace.recording && status < 300) ctx.answer = translator.answer(body);
     ctx.res.writeHead(answer.status, headers);
     ctx.res.end(answer.body);
   };
@@ -63,12 +66,17 @@ async function relayStream(ctx: RequestContext, stream: AnswerStream, translatio
   const tail = translation.close(result.end, result.error);
   keepUsage(ctx, translation.usage);
   addWarnings(ctx, translation.warnings);
+  ctx.answer = translation.answer;
   if (result.end === 'client_gone') {
     ctx.outcome = 'client_cancelled';
     return;
   }
   if (tail !== '') res.write(tail);
-  if (!translation.complete) ctx.outcome = 'upstream_error';
+  if (!translation.complete) {
+    ctx.outcome = 'upstream_error';
+    // The provider went silent past the idle timeout, or its stream broke off (or carried an error event).
+    ctx.errorType = result.end === 'source_failed' && classifyUpstreamFailure(result.error) === 'stalled' ? 'timeout' : 'stream_interrupted';
+  }
   res.end();
 }
 

@@ -19,6 +19,9 @@ import { fallbacksOf } from './fallback.js';
 import type { RetryPolicy } from './retry-policy.js';
 import { isRetryableStatus } from './retry-policy.js';
 import type { RouteBreakers } from './route-breakers.js';
+import type { RequestTrace } from '../../observability/tracing/request-trace.js';
+import { NO_TRACE } from '../../observability/tracing/request-trace.js';
+import { traceErrorTypeOf } from './trace-error.js';
 
 export interface CallPlan {
   request: ReplayableRequest;
@@ -33,6 +36,8 @@ export interface CallPlan {
   readdress: ((model: CatalogModel) => ReplayableRequest | null) | null;
   /** Whose key the call is for: fallbacks stay within the models it may use. */
   principal: Principal | null;
+  /** The request's trace: each attempt is a span of it, whose context goes upstream (none: not traced). */
+  trace?: RequestTrace;
 }
 
 export type CallOutcome =
@@ -43,6 +48,15 @@ export type CallOutcome =
 
 export interface Dispatch {
   exchange(req: UpstreamRequest, cancellation?: Cancellation): Promise<UpstreamResponse>;
+}
+
+/** Where a model's attempts go: a provider route (src/providers), named in each attempt's trace span. */
+export interface AttemptTarget {
+  /** The route's id (`model_gateway.route`). */
+  readonly id: string;
+  /** `gen_ai.provider.name` of the provider behind it. */
+  readonly genAiProvider: string;
+  readonly client: Dispatch;
 }
 
 export interface CallEvents {
@@ -71,8 +85,8 @@ const PASSES = [true, false] as const;
 
 export class ResilientCaller {
   constructor(
-    /** The connection pool of the provider that serves a model (src/providers). */
-    private readonly dispatchOf: (model: CatalogModel | null) => Dispatch,
+    /** The provider that serves a model, with its connection pool (src/providers). */
+    private readonly targetOf: (model: CatalogModel | null) => AttemptTarget,
     private readonly policy: RetryPolicy,
     private readonly breakers: RouteBreakers,
     private readonly catalogue: ModelLookup,
@@ -90,7 +104,7 @@ export class ResilientCaller {
     if (first === null) return { kind: 'circuit_open', retryAfterMs: this.breakers.of(plan.model).retryAfterMs() };
     let route: Route = first;
     for (;;) {
-      const outcome = await this.attempts(route, plan.cancellation, deadline);
+      const outcome = await this.attempts(route, plan.cancellation, deadline, plan.trace ?? NO_TRACE);
       if (outcome.kind !== 'response') return outcome;
       const { response } = outcome;
       const tried = route.model;
@@ -144,14 +158,19 @@ export class ResilientCaller {
    * stops it. The breaker learns one outcome per request: retries multiply one client's failures,
    * and a request its retries rescued was served.
    */
-  private async attempts(route: Route, cancellation: Cancellation, deadline: number): Promise<ModelOutcome> {
+  private async attempts(route: Route, cancellation: Cancellation, deadline: number, trace: RequestTrace): Promise<ModelOutcome> {
     const { request, breaker, permit } = route;
     for (let attempt = 0; ; attempt++) {
+      const target = this.targetOf(route.model);
+      // Every attempt is a span of its own, and the provider sees that span as its parent.
+      const span = trace.attempt(target.id, target.genAiProvider, route.model?.id ?? null);
+      span.inject(request.headers);
       let response: UpstreamResponse;
       try {
-        response = await this.dispatchOf(route.model).exchange(request, cancellation);
+        response = await target.client.exchange(request, cancellation);
       } catch (err) {
         const failure = classifyUpstreamFailure(err);
+        span.end(traceErrorTypeOf(failure));
         if (failure === 'cancelled') return this.cancelled(route);
         this.events.upstreamError(upstreamErrorKindOf(failure));
         // Only a connection that was never made is safe to repeat: the request did not reach the provider.
@@ -165,6 +184,7 @@ export class ResilientCaller {
         continue;
       }
       const status = response.statusCode;
+      span.end(status);
       if (isFailureStatus(status)) this.events.upstreamError('status');
       const retryable = isRetryableStatus(status);
       const delay = retryable ? this.retryDelay(attempt, response.headers, deadline, breaker) : null;

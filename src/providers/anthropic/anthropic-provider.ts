@@ -14,6 +14,7 @@ export function createAnthropicProvider(baseUrl: string, credential: string | nu
   const client = new UpstreamClient(baseUrl, options);
   return {
     id: ANTHROPIC_PROVIDER_ID,
+    genAiProvider: 'anthropic',
     dialect: 'anthropic',
     client,
     scrubCredential: upstreamCredentialScrub(credential),

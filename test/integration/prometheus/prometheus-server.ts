@@ -54,6 +54,8 @@ const JOB = 'model-gateway';
 export interface ScrapeOptions {
   /** Sent as `Authorization: Bearer <token>` through the scrape config's `authorization` block. */
   bearerToken?: string;
+  /** More command-line flags, e.g. `--enable-feature=exemplar-storage`. */
+  flags?: string[];
 }
 
 export async function startPrometheus(binary: string, target: URL, options: ScrapeOptions = {}): Promise<PrometheusServer> {
@@ -79,7 +81,7 @@ export async function startPrometheus(binary: string, target: URL, options: Scra
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(
     binary,
-    [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+    [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn', ...(options.flags ?? [])],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

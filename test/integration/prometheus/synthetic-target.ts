@@ -91,6 +91,7 @@ function ok(surface: 'messages' | 'chat' | 'models', model: string, customer: st
     usage: { input: 120, output: 48, cacheRead: 600, cacheWrite: 30 },
     streamed,
     generationSec: streamed ? 1 : null,
+    traceId: null,
   };
 }
 

@@ -23,6 +23,7 @@ async function exportedNames(): Promise<Set<string>> {
     usage: { input: 1, output: 3, cacheRead: 1, cacheWrite: 1 },
     streamed: true,
     generationSec: 1,
+    traceId: null,
   });
   m.retry('x');
   m.circuitState('u', 'open');

@@ -30,6 +30,7 @@ function observation(over: Partial<RequestObservation> = {}): RequestObservation
     usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     streamed: false,
     generationSec: null,
+    traceId: null,
     ...over,
   };
 }
@@ -205,6 +206,34 @@ t.test('render answers the Prometheus text format', async (t) => {
   const { contentType, body } = await newMetrics().render();
   t.match(contentType, /^text\/plain; version=0\.0\.4/);
   t.match(body, /^# HELP model_gateway_/m);
+});
+
+t.test('exemplars: a traced observation marks its bucket, shown in OpenMetrics only', async (t) => {
+  const m = createMetrics({ knownModels: () => MODELS });
+  const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+  m.requestFinished(observation({ durationSec: 0.3, streamed: true, ttftSec: 0.07, traceId: null }));
+  const before = (await m.render()).body;
+  m.requestFinished(observation({ durationSec: 2, streamed: true, ttftSec: 0.4, traceId }));
+  const om = await m.render(true);
+  t.match(om.contentType, /^application\/openmetrics-text; version=1\.0\.0/);
+  const lines = om.body.split('\n');
+  const withExemplar = lines.filter((l) => l.includes('# {'));
+  t.same(
+    withExemplar.map((l) => l.replace(/ [0-9.]+$/, ' <time>')),
+    [
+      `${N.requestDuration}_bucket{surface="messages",model="claude-sonnet-4-6",outcome="ok",le="2.5"} 2 # {trace_id="${traceId}"} 2 <time>`,
+      `${N.timeToFirstToken}_bucket{surface="messages",model="claude-sonnet-4-6",le="0.5"} 2 # {trace_id="${traceId}"} 0.4 <time>`,
+    ],
+    'the bucket each value fell in, and no other',
+  );
+  t.ok(lines.includes(`# TYPE model_gateway_requests counter`) && lines.some((l) => l.startsWith('model_gateway_requests_total{')), 'OpenMetrics counter naming');
+  t.equal(lines.at(-2), '# EOF');
+  // The Prometheus text is what it was: no exemplar, counters still named with _total.
+  const after = (await m.render()).body;
+  t.notMatch(after, /# \{trace_id=/);
+  t.match(after, /^# TYPE model_gateway_requests_total counter$/m);
+  const types = (body: string) => body.split('\n').filter((l) => l.startsWith('# TYPE'));
+  t.same(types(after), types(before), 'rendering OpenMetrics renamed nothing');
 });
 
 t.test('every gateway metric name follows the conventions', async (t) => {

@@ -16,6 +16,7 @@ import { mapFinishReason } from '../openai-shared/finish-reason.js';
 import {  } from '../openai-shared/invalid.js';
 import { isRecord } from '../../../lib/is-record.js';
 import { chatUsageFrom } from './usage.js';
+import { noteMessageDelta, noteMessageStart } from '../../anthropic/answer-facts.js';
 import { thinkingTokensOf } from '../openai-shared/thinking-tokens.js';
 
 type Json = Record<string, unknown>;
@@ -124,6 +125,7 @@ export class ChatStreamTranslator extends StreamProgress implements EventTransla
   private onMessageStart(ev: Json): Frame[] {
     if (this.writer !== null) return [];
     const message = isRecord(ev.message) ? ev.message : {};
+    noteMessageStart(this.answer, message);
     const id = typeof message.id === 'string' ? message.id : 'unknown';
     if (isRecord(message.usage)) mergeProviderUsage(this.tokenUsage, message.usage);
     this.writer = new ChunkWriter(`chatcmpl-${id}`, this.opts.created, this.opts.model);
@@ -199,7 +201,7 @@ export class ChatStreamTranslator extends StreamProgress implements EventTransla
       mergeProviderUsage(this.tokenUsage, ev.usage);
       this.thinkingTokens = thinkingTokensOf(ev.usage) ?? this.thinkingTokens;
     }
-    const stop = isRecord(ev.delta) && typeof ev.delta.stop_reason === 'string' ? ev.delta.stop_reason : null;
+    const stop = noteMessageDelta(this.answer, ev.delta);
     if (stop === null || this.finishSent) return [];
     return [this.finish(w, stop)];
   }

@@ -6,6 +6,7 @@ import type { Message } from '../../anthropic/wire.js';
 import type { ModelTraits } from '../../model-traits.js';
 import type { AnswerHead, ResponseMeta, ClientResponse, ClientRequest, ProviderRequest, Translator } from '../translator.js';
 import { NO_WARNINGS } from '../warnings.js';
+import { answerFactsOfMessageBody } from '../../anthropic/answer-facts.js';
 import { jsonResponse, ReframedStream, upstreamErrorResponse } from '../openai-shared/translated-answer.js';
 import { stringifyCompletion } from './completion-json.js';
 import { fastCompletion } from './fast-completion.js';
@@ -23,6 +24,7 @@ export const chatToAnthropic: Translator = {
     return new ReframedStream(headers, new ChatStreamTranslator({ created: Math.floor(Date.now() / 1000), model: meta.model, includeUsage: meta.includeUsage }));
   },
   success: completion,
+  answer: answerFactsOfMessageBody,
   error: upstreamErrorResponse,
 };
 

@@ -6,8 +6,9 @@ import { ANTHROPIC } from '../../anthropic/api.js';
 import { AnthropicStreamObserver, usageFromMessageBody } from '../../anthropic/stream-usage.js';
 import { messagesErrorEvent, STREAM_INTERRUPTED, streamFailureOf } from '../../errors/stream-frames.js';
 import type { ModelTraits } from '../../model-traits.js';
+import { answerFactsOfMessageBody } from '../../anthropic/answer-facts.js';
 import { NO_WARNINGS } from '../warnings.js';
-import type { AnswerHead, ClientResponse, ClientRequest, RelayEnd, ProviderRequest, StreamTranslation, Translator } from '../translator.js';
+import type { AnswerFacts, AnswerHead, ClientResponse, ClientRequest, RelayEnd, ProviderRequest, StreamTranslation, Translator } from '../translator.js';
 
 /** `providerPath`: where the route's requests go (/v1/messages or /v1/messages/count_tokens). */
 export function messagesToAnthropic(providerPath: string): Translator {
@@ -24,6 +25,7 @@ export function messagesToAnthropic(providerPath: string): Translator {
     },
     success: (status, body, _meta, head, headers) => wholeResponse(status, body, usageFromMessageBody(body), head, headers),
     error: (status, body, head, headers) => wholeResponse(status, body, null, head, headers),
+    answer: answerFactsOfMessageBody,
   };
 }
 
@@ -91,5 +93,9 @@ class PassThroughStream implements StreamTranslation {
 
   get usage(): ClientResponse['usage'] {
     return this.observer.usage;
+  }
+
+  get answer(): AnswerFacts {
+    return this.observer.answer;
   }
 }

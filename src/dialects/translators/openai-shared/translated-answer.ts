@@ -7,7 +7,8 @@ import { streamFailureOf, type StreamFailure } from '../../errors/stream-frames.
 import type { Frame } from '../../sse/frames.js';
 import type { SseEvent } from '../../sse/parser.js';
 import { Reframer, type StreamMapper } from '../../sse/reframer.js';
-import type { AnswerHead, ClientResponse, RelayEnd, StreamTranslation } from '../translator.js';
+import type { AnswerFacts, AnswerHead, ClientResponse, RelayEnd, StreamTranslation } from '../translator.js';
+import { emptyAnswerFacts } from '../../anthropic/answer-facts.js';
 import { NO_WARNINGS, type TranslationWarning } from '../warnings.js';
 import { translateUpstreamError } from './error.js';
 
@@ -37,6 +38,8 @@ export abstract class StreamProgress {
   protected completed = false;
   /** Set once content (text, reasoning or a tool call) was emitted: the time-to-first-token mark. */
   protected sawToken = false;
+  /** The provider's answer id, model and stop reason (for the request's trace span). */
+  readonly answer: AnswerFacts = emptyAnswerFacts();
 
   get usage(): TokenUsage {
     return this.tokenUsage;
@@ -61,6 +64,7 @@ export interface EventTranslator extends StreamMapper<SseEvent, Frame> {
   readonly firstTokenSeen: boolean;
   readonly usage: TokenUsage;
   readonly warnings: readonly TranslationWarning[];
+  readonly answer: AnswerFacts;
   /** The frames that close a stream the relay saw fail (its idle timeout, a broken source). */
   failed(failure: StreamFailure): Frame[];
 }
@@ -106,5 +110,9 @@ export class ReframedStream implements StreamTranslation {
 
   get warnings(): readonly TranslationWarning[] {
     return this.translator.warnings;
+  }
+
+  get answer(): AnswerFacts {
+    return this.translator.answer;
   }
 }

@@ -8,6 +8,7 @@
 // tool-argument deltas are recognised without JSON.parse (../openai-shared/fast-delta.ts): the
 // provider's escaped piece is spliced into the event, and kept for the item's final text.
 
+import { noteMessageDelta, noteMessageStart } from '../../anthropic/answer-facts.js';
 import { STREAM_INTERRUPTED, type StreamFailure } from '../../errors/stream-frames.js';
 import { emptyUsage, mergeProviderUsage, type TokenUsage } from '../../../metering/token-usage.js';
 import { quoteJson } from '../../../lib/json/quote.js';
@@ -117,6 +118,7 @@ export class ResponsesStreamTranslator extends StreamProgress implements EventTr
   private onMessageStart(ev: Json): Frame[] {
     if (this.envelope !== null) return [];
     const message = isRecord(ev.message) ? ev.message : {};
+    noteMessageStart(this.answer, message);
     if (isRecord(message.usage)) mergeProviderUsage(this.tokenUsage, message.usage);
     const id = responseIdOf(typeof message.id === 'string' ? message.id : 'unknown');
     const envelope = (this.envelope = new ResponseEnvelope(id, this.opts.createdAt, this.opts.model, this.opts.clientBody));
@@ -268,7 +270,8 @@ export class ResponsesStreamTranslator extends StreamProgress implements EventTr
       mergeProviderUsage(this.tokenUsage, ev.usage);
       this.thinkingTokens = thinkingTokensOf(ev.usage) ?? this.thinkingTokens;
     }
-    if (isRecord(ev.delta) && typeof ev.delta.stop_reason === 'string') this.stopReason = ev.delta.stop_reason;
+    const stop = noteMessageDelta(this.answer, ev.delta);
+    if (stop !== null) this.stopReason = stop;
     return [];
   }
 

@@ -2,6 +2,7 @@
 // provider's message becomes a `response` object, its event stream the Responses event stream (SSE
 // parse → event translation → SSE frames per provider chunk), its error the chat error shape with
 // the same status (the shape the OpenAI service answers both formats' errors in).
+import { answerFactsOfMessageBody } from '../../anthropic/answer-facts.js';
 import { isRecord } from '../../../lib/is-record.js';
 import type { ClientRequest, ProviderRequest, Translator } from '../translator.js';
 import type { ModelTraits } from '../../model-traits.js';
@@ -39,6 +40,7 @@ export const responsesToAnthropic: Translator = {
     const r = translateMessageToResponse(message, envelope, toolNamesOf(meta.clientBody?.tools));
     return jsonResponse(200, r.body, headers, r.usage, r.warnings);
   },
+  answer: answerFactsOfMessageBody,
   error: upstreamErrorResponse,
 };
 

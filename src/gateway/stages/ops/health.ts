@@ -34,8 +34,15 @@ export function readyzStage(rt: Runtime): Stage {
 }
 
 export function metricsStage(rt: Runtime): Stage {
+  // Exemplars point at traces: OpenMetrics, the format that carries them, only when there are traces.
+  const exemplars = rt.tracing.enabled;
   return async (ctx) => {
-    const { contentType, body } = await rt.metrics.render();
+    const { contentType, body } = await rt.metrics.render(exemplars && asksForOpenMetrics(ctx.req.headers.accept));
     endJson(ctx.res, 200, body, ctx.headers, contentType);
   };
+}
+
+/** Prometheus asks for OpenMetrics first (`Accept: application/openmetrics-text;version=1.0.0;q=0.5,...,text/plain;...`). */
+function asksForOpenMetrics(accept: string | undefined): boolean {
+  return accept !== undefined && accept.includes('application/openmetrics-text');
 }

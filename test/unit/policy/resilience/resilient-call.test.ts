@@ -16,6 +16,7 @@ import { UpstreamClient } from '../../../../src/upstream/client.js';
 import { ExchangeCancelled } from '../../../../src/upstream/exchange.js';
 import { builtRequestHeaders } from '../../../../src/providers/anthropic/headers.js';
 import { closedPort } from '../../../integration/resilience/fixtures/closed-port.js';
+import type { RequestTrace } from '../../../../src/observability/tracing/request-trace.js';
 
 const models = new Map<string, CatalogModel>(DEFAULT_MODELS.map((m) => [m.id, m]));
 const catalogue = { resolve: (name: string) => models.get(name) ?? null };
@@ -29,7 +30,7 @@ interface Rig {
   caller: ResilientCaller;
   breakers: RouteBreakers;
   events: string[];
-  call(model?: CatalogModel, opts?: { cancellation?: Cancellation; allowFallback?: boolean; allowed?: Set<string> }): Promise<CallOutcome>;
+  call(model?: CatalogModel, opts?: { cancellation?: Cancellation; allowFallback?: boolean; allowed?: Set<string>; trace?: RequestTrace }): Promise<CallOutcome>;
 }
 
 async function rig(t: Test, retry: Partial<RetrySettings> = {}, breaker: Partial<BreakerSettings> = {}, baseUrl?: string): Promise<Rig> {
@@ -42,7 +43,7 @@ async function rig(t: Test, retry: Partial<RetrySettings> = {}, breaker: Partial
   const events: string[] = [];
   const settings: BreakerSettings = { minCalls: 100, failurePercent: 50, windowMs: 60_000, coolDownMs: 60_000, ...breaker };
   const breakers = new RouteBreakers(settings, (route, s) => events.push(`state:${route}:${s}`));
-  const caller = new ResilientCaller(() => upstream, new RetryPolicy({ ...RETRY, ...retry }, () => 0), breakers, catalogue, {
+  const caller = new ResilientCaller(() => ({ id: 'anthropic', genAiProvider: 'anthropic', client: upstream }), new RetryPolicy({ ...RETRY, ...retry }, () => 0), breakers, catalogue, {
     retry: (reason) => events.push(`retry:${reason}`),
     upstreamError: (kind) => events.push(`error:${kind}`),
     fallback: (from, to, status) => events.push(`fallback:${from}>${to}:${status}`),
@@ -62,6 +63,7 @@ async function rig(t: Test, retry: Partial<RetrySettings> = {}, breaker: Partial
         // The gateway translates the client's request again for a fallback; here the model is swapped in.
         readdress: opts.allowFallback === false ? null : (to) => ({ ...request, body: body.replace(JSON.stringify(model.id), JSON.stringify(to.id)) }),
         principal: opts.allowed ? { keyId: 'k', customerId: 'c', customerName: 'c', allowedModels: opts.allowed, rpm: null, tpm: null, customerLimits: null, keyBudget: null, customerBudget: null } : null,
+        trace: opts.trace,
       });
     },
   };
@@ -81,6 +83,39 @@ t.test('a transient status is retried, then the answer is the good one', async (
   t.equal(await statusOf(await r.call()), 200);
   t.same(r.events.filter((e) => !e.startsWith('state')), ['error:status', 'retry:529']);
   t.equal(r.sim.received.length, 2);
+});
+
+/** A request trace that writes down what the attempt loop tells it, and marks each attempt's request. */
+function recordingTrace(): { trace: RequestTrace; seen: string[] } {
+  const seen: string[] = [];
+  let n = 0;
+  const trace: RequestTrace = {
+    recording: true,
+    traceId: null,
+    attempt(route, provider, model) {
+      const id = ++n;
+      seen.push(`start ${id}: ${route} ${provider} ${model}`);
+      return { inject: (headers) => void (headers.traceparent = `attempt-${id}`), end: (result) => void seen.push(`end ${id}: ${result}`) };
+    },
+    end() {},
+  };
+  return { trace, seen };
+}
+
+t.test('every attempt goes through the trace hook: route, provider, model, its result, and its context upstream', async (t) => {
+  const r = await rig(t);
+  const { trace, seen } = recordingTrace();
+  r.sim.injectFault({ kind: 'status', status: 529, errorType: 'overloaded_error', retryAfter: 0 });
+  t.equal(await statusOf(await r.call(sonnet, { trace })), 200);
+  t.same(seen, ['start 1: anthropic anthropic claude-sonnet-4-6', 'end 1: 529', 'start 2: anthropic anthropic claude-sonnet-4-6', 'end 2: 200']);
+  t.same(r.sim.received.map((q) => q.headers.traceparent), ['attempt-1', 'attempt-2'], "each attempt sent its own context");
+});
+
+t.test('an attempt that gets no answer ends with what kept it from one', async (t) => {
+  const r = await rig(t, {}, {}, `http://127.0.0.1:${await closedPort()}`);
+  const { trace, seen } = recordingTrace();
+  t.equal(await statusOf(await r.call(sonnet, { trace })), 'failed');
+  t.same(seen.filter((l) => l.startsWith('end')), ['end 1: connection_error', 'end 2: connection_error', 'end 3: connection_error'], 'three attempts, each a span');
 });
 
 t.test('every retryable status is retried; others are answered at once', async (t) => {

@@ -1,0 +1,142 @@
+// The spans of one model request, on the OpenTelemetry SDK: the SERVER span named
+// `{gen_ai.operation.name} {gen_ai.request.model}` with the GenAI semantic conventions' attributes and
+// the gateway's own `model_gateway.*`, and one CLIENT span per upstream attempt under it. Attributes
+// are set once, when a span ends, and only on a sampled span: an unsampled request pays for its ids alone.
+import type { Attributes, Context, Span, TextMapPropagator, Tracer } from '@opentelemetry/api';
+import { defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AttemptResult, AttemptTrace, RequestFacts, RequestTrace } from '../request-trace.js';
+
+/** `gen_ai.operation.name` on every surface: each is a chat completion in the conventions' terms. */
+export const OPERATION = 'chat';
+
+export const ATTR = {
+  operation: 'gen_ai.operation.name',
+  provider: 'gen_ai.provider.name',
+  requestModel: 'gen_ai.request.model',
+  responseModel: 'gen_ai.response.model',
+  responseId: 'gen_ai.response.id',
+  maxTokens: 'gen_ai.request.max_tokens',
+  temperature: 'gen_ai.request.temperature',
+  inputTokens: 'gen_ai.usage.input_tokens',
+  outputTokens: 'gen_ai.usage.output_tokens',
+  finishReasons: 'gen_ai.response.finish_reasons',
+  status: 'http.response.status_code',
+  errorType: 'error.type',
+  customer: 'model_gateway.customer',
+  keyId: 'model_gateway.key_id',
+  surface: 'model_gateway.surface',
+  route: 'model_gateway.route',
+} as const;
+
+export const FIRST_TOKEN_EVENT = 'gen_ai.first_token';
+
+const TRACE_HEADERS = ['traceparent', 'tracestate'] as const;
+
+export class OtelRequestTrace implements RequestTrace {
+  readonly recording: boolean;
+  readonly traceId: string | null;
+  private readonly context: Context;
+  /** The route and provider of the latest attempt: the server span names the one that answered. */
+  private route: string | null = null;
+  private provider: string | null = null;
+
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly propagator: TextMapPropagator,
+    private readonly span: Span,
+  ) {
+    this.recording = span.isRecording();
+    this.traceId = this.recording ? span.spanContext().traceId : null;
+    this.context = trace.setSpan(ROOT_CONTEXT, span);
+  }
+
+  static start(tracer: Tracer, propagator: TextMapPropagator, headers: IncomingHttpHeaders, startedAt: number): OtelRequestTrace {
+    // The client's traceparent/tracestate, when it sent a valid one, make this span its child.
+    const parent = headers.traceparent === undefined ? ROOT_CONTEXT : propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
+    const span = tracer.startSpan(OPERATION, { kind: SpanKind.SERVER, startTime: startedAt }, parent);
+    return new OtelRequestTrace(tracer, propagator, span);
+  }
+
+  attempt(route: string, provider: string, model: string | null): AttemptTrace {
+    this.route = route;
+    this.provider = provider;
+    const span = this.tracer.startSpan(model === null ? OPERATION : `${OPERATION} ${model}`, { kind: SpanKind.CLIENT }, this.context);
+    return new OtelAttempt(span, this.propagator, route, provider, model);
+  }
+
+  end(f: RequestFacts): void {
+    const span = this.span;
+    if (!this.recording) {
+      span.end(f.endedAt);
+      return;
+    }
+    if (f.requestModel !== null) span.updateName(`${OPERATION} ${f.requestModel}`);
+    const a: Attributes = {
+      [ATTR.operation]: OPERATION,
+      [ATTR.surface]: f.surface,
+      [ATTR.status]: f.status,
+    };
+    const provider = this.provider ?? f.provider;
+    const route = this.route ?? f.route;
+    if (provider !== null) a[ATTR.provider] = provider;
+    if (route !== null) a[ATTR.route] = route;
+    if (f.requestModel !== null) a[ATTR.requestModel] = f.requestModel;
+    if (f.responseModel !== null) a[ATTR.responseModel] = f.responseModel;
+    if (f.responseId !== null) a[ATTR.responseId] = f.responseId;
+    if (f.finishReason !== null) a[ATTR.finishReasons] = [f.finishReason];
+    if (f.maxTokens !== null) a[ATTR.maxTokens] = f.maxTokens;
+    if (f.temperature !== null) a[ATTR.temperature] = f.temperature;
+    if (f.usage !== null) {
+      // The conventions count every input token, those read from and written to the cache included.
+      a[ATTR.inputTokens] = f.usage.input + f.usage.cacheRead + f.usage.cacheWrite;
+      a[ATTR.outputTokens] = f.usage.output;
+    }
+    if (f.customer !== null) a[ATTR.customer] = f.customer;
+    if (f.keyId !== null) a[ATTR.keyId] = f.keyId;
+    if (f.errorType !== null) {
+      a[ATTR.errorType] = f.errorType;
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    span.setAttributes(a);
+    if (f.firstTokenAt !== null) span.addEvent(FIRST_TOKEN_EVENT, f.firstTokenAt);
+    span.end(f.endedAt);
+  }
+}
+
+class OtelAttempt implements AttemptTrace {
+  constructor(
+    private readonly span: Span,
+    private readonly propagator: TextMapPropagator,
+    private readonly route: string,
+    private readonly provider: string,
+    private readonly model: string | null,
+  ) {}
+
+  inject(headers: Record<string, string>): void {
+    // The gateway's span is now the provider's parent: a client's own trace headers go no further.
+    for (const name of TRACE_HEADERS) delete headers[name];
+    this.propagator.inject(trace.setSpan(ROOT_CONTEXT, this.span), headers, defaultTextMapSetter);
+  }
+
+  end(result: AttemptResult): void {
+    const span = this.span;
+    if (span.isRecording()) {
+      const a: Attributes = { [ATTR.operation]: OPERATION, [ATTR.provider]: this.provider, [ATTR.route]: this.route };
+      if (this.model !== null) a[ATTR.requestModel] = this.model;
+      let errorType: string | null;
+      if (typeof result === 'number') {
+        a[ATTR.status] = result;
+        errorType = result >= 400 ? String(result) : null;
+      } else {
+        errorType = result;
+      }
+      if (errorType !== null) {
+        a[ATTR.errorType] = errorType;
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      }
+      span.setAttributes(a);
+    }
+    span.end();
+  }
+}
