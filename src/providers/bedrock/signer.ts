@@ -24,8 +24,18 @@ export interface OutgoingCall {
   body: Buffer;
 }
 
-/** node:crypto's SHA-256, in the shape the signer asks for. */
-const Sha256 = Hash.bind(null, 'sha256');
+/** node:crypto's SHA-256, in the shape @smithy/signature-v4 asks for. */
+export const Sha256 = Hash.bind(null, 'sha256');
+
+/** A query string as the signer takes it: each name with its value, or its values when repeated. */
+export function signingQuery(params: URLSearchParams): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const [name, value] of params) {
+    const had = query[name];
+    query[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+  }
+  return query;
+}
 
 export class BedrockSigner {
   private readonly sigv4: SignatureV4 | null;
@@ -49,11 +59,6 @@ export class BedrockSigner {
       headers.authorization = `Bearer ${(this.auth as { apiKey: string }).apiKey}`;
       return headers;
     }
-    const query: Record<string, string | string[]> = {};
-    for (const [name, value] of call.url.searchParams) {
-      const had = query[name];
-      query[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
-    }
     const signed = await this.sigv4.sign(
       {
         method: call.method,
@@ -61,7 +66,7 @@ export class BedrockSigner {
         hostname: call.url.hostname,
         port: call.url.port === '' ? undefined : Number(call.url.port),
         path: call.url.pathname,
-        query,
+        query: signingQuery(call.url.searchParams),
         headers,
         body: call.body,
       },
