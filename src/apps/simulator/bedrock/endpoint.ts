@@ -55,11 +55,12 @@ export async function handleBedrock(call: Incoming, sim: SimContext): Promise<vo
   const front = new BedrockFront(requestId, sim.clock);
   const fault = sim.faults.take(account.id);
   if (fault !== null && !isLateFault(fault)) return strikeEarly(fault, res, call.scope, front);
+  // A body too large was not kept, so its signature cannot be checked: the size is refused first.
+  if (call.tooLarge) return sendBedrockError(res, requestId, 'ValidationException', 'Input is too long for requested model.');
   if (claim.kind === 'sigv4') {
     const refusal = await checkSignature(claim, { req, path: call.path, rawQuery: call.rawQuery, body: call.body }, sim.clock.now());
     if (refusal !== null) return sendBedrockError(res, requestId, refusal.exception, refusal.message, refusal.status);
   }
-  if (call.tooLarge) return sendBedrockError(res, requestId, 'ValidationException', 'Input is too long for requested model.');
   const model = sim.models.find(modelOfBedrockId(decodedSegment(route[1]!)) ?? '');
   if (model === undefined) return sendBedrockError(res, requestId, 'ValidationException', 'The provided model identifier is invalid.');
   const checked = checkBody(call.body, model.id, route[2] === 'invoke-with-response-stream');

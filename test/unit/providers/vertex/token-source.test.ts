@@ -76,6 +76,18 @@ t.test('inside the refresh margin the held token is returned at once and one ref
   t.equal(grants(), before + 1, 'one grant for all three calls');
 });
 
+t.test('a token the caller reports stale is dropped: the next call fetches a new one', async (t) => {
+  const source = VertexTokenSource.forAccount(account, { now: clock });
+  t.teardown(() => source.close());
+  const first = await source.token();
+  source.invalidate('ya29.some-other-token');
+  t.equal(await source.token(), first, 'another token: nothing dropped');
+  source.invalidate(first);
+  const second = await source.token();
+  t.not(second, first);
+  t.equal(await predict(second), 200);
+});
+
 t.test('concurrent callers without a token share one grant', async (t) => {
   const source = VertexTokenSource.forAccount(account, { now: clock });
   t.teardown(() => source.close());
