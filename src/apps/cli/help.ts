@@ -31,7 +31,9 @@ commands:
   proxy --gateway <url> [--port 3099] [--host 127.0.0.1] [--key-file <path>]
         the local proxy for your tools; the key comes from MODEL_GATEWAY_KEY or --key-file
   simulator [--port 9099] [--host 127.0.0.1] [--ttft-ms N] [--tokens-per-second N] [--reply-tokens N]
-        the built-in provider simulator
+            [--accounts-file <json>] [--vertex-credentials-out <path>]
+        the built-in provider simulator: the provider's API, Bedrock's and Vertex AI's; the accounts file
+        gives accounts, keys and rate limits; the credentials file is a service account for its Vertex AI
 
   model-gateway --help, or model-gateway <command> --help: this text
 settings come from the environment (DATABASE_URL, PORT, ANTHROPIC_API_KEY, ...): see README.md`;

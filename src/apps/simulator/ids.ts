@@ -18,7 +18,8 @@ function randomChars(n: number): string {
   return s;
 }
 
-export type IdKind = 'msg' | 'toolu' | 'req';
+/** `msg_bdrk` and `msg_vrtx`: message ids as Bedrock and Vertex AI write them. */
+export type IdKind = 'msg' | 'msg_bdrk' | 'msg_vrtx' | 'toolu' | 'req';
 
 export type IdSource = (kind: IdKind) => string;
 

@@ -13,6 +13,7 @@
 // searches such needles by memchr on their first character, while from seven on it switches to a
 // Boyer-Moore-Horspool search that measured several times slower on request bodies, whose quotes
 // and letters it skips poorly. bench/micro/body-check.ts measures what the check adds to the parse.
+import { memberName, topLevelMembers, type MemberSpan } from './top-level-members.js';
 
 /** The member names that must appear at most once. */
 export const SINGLE_MEMBERS = ['model', 'stream'] as const;
@@ -60,54 +61,21 @@ function occurrences(json: string, needle: Needle, max: number): number {
   return count;
 }
 
-/**
- * Walks the top-level object of valid JSON text: strings are skipped with native searches for the
- * closing quote, nesting is counted, and each top-level member name is compared with the guarded ones.
- */
+/** Walks the top-level object (lib/json/top-level-members.ts) and compares each member name with the guarded ones. */
 function walkTopLevel(json: string): SingleMember | null {
   const seen = new Set<SingleMember>();
-  let depth = 0;
-  let expectName = false;
-  for (let i = 0; i < json.length; i++) {
-    const c = json[i];
-    if (c === '"') {
-      const end = closingQuote(json, i + 1);
-      if (depth === 1 && expectName) {
-        const name = guardedName(json, i, end);
-        if (name !== null) {
-          if (seen.has(name)) return name;
-          seen.add(name);
-        }
-        expectName = false;
-      }
-      i = end;
-    } else if (c === '{' || c === '[') {
-      depth++;
-      if (depth === 1) expectName = true;
-    } else if (c === '}' || c === ']') {
-      if (--depth === 0) return null;
-    } else if (c === ',' && depth === 1) {
-      expectName = true;
-    }
+  for (const span of topLevelMembers(json).members) {
+    const name = guardedName(json, span);
+    if (name === null) continue;
+    if (seen.has(name)) return name;
+    seen.add(name);
   }
   return null;
 }
 
-/** The index of the quote that ends the string whose text starts at `from`. */
-function closingQuote(json: string, from: number): number {
-  let q = json.indexOf('"', from);
-  while (q !== -1) {
-    let backslashes = 0;
-    while (json[q - 1 - backslashes] === '\\') backslashes++;
-    if (backslashes % 2 === 0) return q;
-    q = json.indexOf('"', q + 1);
-  }
-  return json.length;
-}
-
-/** The guarded name the string token json[open..close] decodes to, escapes included, or null. */
-function guardedName(json: string, open: number, close: number): SingleMember | null {
-  if (close - open - 1 > LONGEST_WRITTEN_NAME) return null;
-  const text = JSON.parse(json.slice(open, close + 1)) as string;
+/** The guarded name a member's name decodes to, escapes included, or null. */
+function guardedName(json: string, span: MemberSpan): SingleMember | null {
+  if (span.nameEnd - span.nameStart - 1 > LONGEST_WRITTEN_NAME) return null;
+  const text = memberName(json, span);
   return (SINGLE_MEMBERS as readonly string[]).includes(text) ? (text as SingleMember) : null;
 }

@@ -38,6 +38,8 @@ t.test('streamed and non-streamed requests of one conversation record the same t
   const messagesBody = (stream: boolean) => JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 64, stream, messages });
   const chatBody = (stream: boolean) => JSON.stringify({ model: 'claude-sonnet-4-6', stream, messages: [{ role: 'user', content: 'count my tokens please' }] });
   for (const stream of [false, true]) {
+    // The simulator's prompt cache is real: each pair meets it cold, so both write the same prefix.
+    h.simulator.resetAccounts();
     t.equal((await call(`${h.url}/gateway/v1/messages`, { body: messagesBody(stream), headers: bearer(key) })).status, 200);
     t.equal((await call(`${h.url}/gateway/openai/v1/chat/completions`, { body: chatBody(stream), headers: bearer(key) })).status, 200);
   }

@@ -1,9 +1,15 @@
-// `model-gateway simulator`: the ready line, a working server, a clean stop on SIGTERM, bad arguments.
+// `model-gateway simulator`: the ready line, a working server, a clean stop on SIGTERM, bad arguments,
+// accounts from a file and a Vertex key file written for its token endpoint.
 import { EventEmitter } from 'node:events';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
 import { runSimulator } from '../../../src/apps/cli/simulator.js';
 import type { SignalSource } from '../../../src/apps/cli/signals.js';
-import { call, eventually, TEXT_REQUEST } from './raw-http.js';
+import { readServiceAccountFile } from '../../../src/providers/vertex/service-account.js';
+import { VertexTokenSource } from '../../../src/providers/vertex/token-source.js';
+import { API_HEADERS, call, eventually, TEXT_REQUEST } from './raw-http.js';
 
 function captureIo(): { out: string[]; err: string[]; io: { out(s: string): void; err(s: string): void } } {
   const out: string[] = [];
@@ -46,3 +52,41 @@ for (const [argv, reason] of BAD) {
     t.equal(err[0].split('\n').length, 2, 'one line');
   });
 }
+
+t.test('--accounts-file gives accounts and limits; --vertex-credentials-out writes a key file for its token endpoint', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'sim-cli-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const accounts = join(dir, 'accounts.json');
+  await writeFile(accounts, JSON.stringify({ accounts: [{ id: 'a', apiKey: 'sk-a', limits: { requestsPerMinute: 1 } }], bedrock: [{ accessKeyId: 'AKIA1', secretAccessKey: 's', apiKey: 'ABSK1' }] }));
+  const credentials = join(dir, 'vertex-sa.json');
+  const { out, io } = captureIo();
+  const signals = new EventEmitter();
+  const running = runSimulator(['--port', '0', '--accounts-file', accounts, '--vertex-credentials-out', credentials], io, signals as SignalSource);
+  await eventually(() => out.length > 0, 'ready line');
+  const url = /on (http:\/\/\S+)\n$/.exec(out[0]!)![1]!;
+  const headers = { ...API_HEADERS, 'x-api-key': 'sk-a' };
+  t.equal((await call(url, 'POST', '/v1/messages', TEXT_REQUEST, headers)).status, 200);
+  t.equal((await call(url, 'POST', '/v1/messages', TEXT_REQUEST, headers)).status, 429, 'the file\'s limit');
+  t.equal((await call(url, 'POST', '/v1/messages', TEXT_REQUEST, { ...API_HEADERS, 'x-api-key': 'sk-other' })).status, 401, 'only the file\'s keys');
+  const bedrock = await call(url, 'POST', '/model/anthropic.claude-haiku-4-5-20251001-v1%3A0/invoke', { anthropic_version: 'bedrock-2023-05-31', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] }, { authorization: 'Bearer ABSK1', 'content-type': 'application/json' });
+  t.equal(bedrock.status, 200, 'the Bedrock account, by its API key');
+  const file = JSON.parse(await readFile(credentials, 'utf8')) as { token_uri: string; type: string };
+  t.equal(file.type, 'service_account');
+  t.equal(file.token_uri, `${url}/token`);
+  const source = VertexTokenSource.forAccount(await readServiceAccountFile(credentials));
+  t.match(await source.token(), /^ya29\./, 'the written account gets tokens from this simulator');
+  await source.close();
+  signals.emit('SIGTERM');
+  t.equal(await running, 0);
+});
+
+t.test('a bad accounts file → exit 2 with one line naming the file and the field', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'sim-cli-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, 'accounts.json');
+  await writeFile(file, JSON.stringify({ accounts: [{ apiKey: 'sk', limits: { requestsPerMinute: 0 } }] }));
+  const { out, err, io } = captureIo();
+  t.equal(await runSimulator(['--accounts-file', file], io, new EventEmitter() as SignalSource), 2);
+  t.same(out, []);
+  t.same(err, [`model-gateway simulator: ${file}: accounts.0.limits.requestsPerMinute must be a positive number\n`]);
+});

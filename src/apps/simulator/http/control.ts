@@ -1,7 +1,9 @@
 // The control endpoint for out-of-process use (benchmarks, the CLI simulator):
-//   POST   /_simulator/faults   {"fault": Fault, "count": n}
+//   POST   /_simulator/faults          {"fault": Fault, "count": n, "account": id}  (count, account optional)
 //   DELETE /_simulator/faults
-//   PATCH  /_simulator/options  Partial<SimulatorOptions>
+//   PATCH  /_simulator/options         Partial<SimulatorOptions>
+//   POST   /_simulator/clock           {"advanceMs": n}: the simulator's clock moves ahead
+//   POST   /_simulator/accounts/reset  {"id": id}: limits refilled, cache emptied (every account without id)
 // Control requests are not recorded and consume no fault.
 import type { ServerResponse } from 'node:http';
 import { endJson } from '../../../lib/json-response.js';
@@ -10,9 +12,13 @@ import type { Fault, SimulatorOptions } from '../types.js';
 import { parseFault } from './faults.js';
 
 export interface Controls {
-  injectFault(fault: Fault, count?: number): void;
+  /** Throws for an unknown account. */
+  injectFault(fault: Fault, count?: number, account?: string): void;
   clearFaults(): void;
   setOptions(partial: Partial<SimulatorOptions>): void;
+  advanceClock(ms: number): void;
+  /** Throws for an unknown account. */
+  resetAccounts(id?: string): void;
 }
 
 function answer(res: ServerResponse, status: number, reason?: string): void {
@@ -22,6 +28,16 @@ function answer(res: ServerResponse, status: number, reason?: string): void {
     return;
   }
   endJson(res, status, JSON.stringify({ error: reason }));
+}
+
+/** Runs a control that may refuse (an unknown account): 204, or 400 with its reason. */
+function attempt(res: ServerResponse, control: () => void): void {
+  try {
+    control();
+  } catch (err) {
+    return answer(res, 400, (err as Error).message);
+  }
+  answer(res, 204);
 }
 
 function isModelInfo(v: unknown): v is ModelInfo {
@@ -74,13 +90,24 @@ export function handleControl(res: ServerResponse, method: string, path: string,
     return answer(res, 204);
   }
   if (path === '/_simulator/faults' && method === 'POST') {
-    const o = parsed as { fault?: unknown; count?: unknown };
+    const o = parsed as { fault?: unknown; count?: unknown; account?: unknown };
     const fault = parseFault(o.fault);
     if (typeof fault === 'string') return answer(res, 400, fault);
     const count = o.count ?? 1;
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) return answer(res, 400, 'count must be a positive integer');
-    controls.injectFault(fault, count);
+    if (o.account !== undefined && typeof o.account !== 'string') return answer(res, 400, 'account must be a string');
+    return attempt(res, () => controls.injectFault(fault, count, o.account as string | undefined));
+  }
+  if (path === '/_simulator/clock' && method === 'POST') {
+    const ms = (parsed as { advanceMs?: unknown }).advanceMs;
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return answer(res, 400, 'advanceMs must be a non-negative number');
+    controls.advanceClock(ms);
     return answer(res, 204);
+  }
+  if (path === '/_simulator/accounts/reset' && method === 'POST') {
+    const id = (parsed as { id?: unknown }).id;
+    if (id !== undefined && typeof id !== 'string') return answer(res, 400, 'id must be a string');
+    return attempt(res, () => controls.resetAccounts(id));
   }
   if (path === '/_simulator/options' && method === 'PATCH') {
     const options = parseOptions(parsed);

@@ -1,24 +1,27 @@
-// Injected faults: a queue of (fault, how many requests still get it), consumed by messages and
-// count_tokens requests in arrival order. Also the parser for faults sent to the control endpoint.
+// Injected faults: a queue of (fault, how many requests still get it, which account's), consumed by
+// model calls (messages, count_tokens, Bedrock invoke, Vertex rawPredict) in arrival order. Also the
+// parser for faults sent to the control endpoint.
 import type { Fault, FaultKind } from '../types.js';
 
 export class FaultQueue {
-  private readonly entries: Array<{ fault: Fault; remaining: number }> = [];
+  private readonly entries: Array<{ fault: Fault; remaining: number; account: string | null }> = [];
 
-  add(fault: Fault, count = 1): void {
-    if (count > 0) this.entries.push({ fault, remaining: count });
+  /** `account`: only calls of that account get it; null: any call. */
+  add(fault: Fault, count = 1, account: string | null = null): void {
+    if (count > 0) this.entries.push({ fault, remaining: count, account });
   }
 
   clear(): void {
     this.entries.length = 0;
   }
 
-  /** The fault for the next request, if any. */
-  take(): Fault | null {
-    const head = this.entries[0];
-    if (!head) return null;
-    if (--head.remaining === 0) this.entries.shift();
-    return head.fault;
+  /** The fault for the next call of `account` (null: a call no account was found for), if any. */
+  take(account: string | null = null): Fault | null {
+    const i = this.entries.findIndex((e) => e.account === null || e.account === account);
+    if (i < 0) return null;
+    const entry = this.entries[i]!;
+    if (--entry.remaining === 0) this.entries.splice(i, 1);
+    return entry.fault;
   }
 }
 

@@ -1,22 +1,28 @@
-// The simulator's HTTP server: reads the request, records it, applies early faults, checks the
-// credential and version header like the provider, and hands off to the endpoint handlers.
+// The simulator's HTTP server: reads the request, records it, and hands it to the API its path
+// belongs to: the provider's (/v1/messages, /v1/models), Bedrock's (/model/…), Vertex AI's
+// (/v1/projects/…) and its token endpoint (/token); /_simulator/ is the control endpoint.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { AccountSet } from '../accounts/accounts.js';
+import { SimClock } from '../accounts/clock.js';
+import { handleBedrock } from '../bedrock/endpoint.js';
 import { randomId } from '../ids.js';
 import { buildModelIndex, defaultModelInfos, type ModelIndex } from '../models.js';
-import type { ApiFailure, Fault, RecordedRequest, ResolvedOptions, Simulator, SimulatorOptions, StartOptions } from '../types.js';
-import { handleCountTokens, handleGetModel, handleListModels, handleMessages, type ApiCall } from './api.js';
+import type { AccountOptions, RecordedRequest, ResolvedOptions, Simulator, SimulatorOptions, StartOptions } from '../types.js';
+import { handleVertex } from '../vertex/endpoint.js';
+import { IssuedTokens } from '../vertex/issued-tokens.js';
+import { handleToken, TOKEN_PATH } from '../vertex/token-endpoint.js';
+import { handleAnthropic } from './anthropic.js';
+import type { Incoming, SimContext } from './context.js';
 import { handleControl, type Controls } from './control.js';
-import { FaultQueue, isLateFault, type EarlyFault } from './faults.js';
+import { FaultQueue } from './faults.js';
 import { readBody } from './read-body.js';
-import { baseHeaders, defaultErrorMessage, errorTypeForStatus, sendError } from './respond.js';
+import { sendError, unmeteredRateHeaders } from './respond.js';
 import { ResponseScope } from './scope.js';
-import { resetConnection } from './write-reply.js';
 import { errorMessage } from '../../../lib/error-message.js';
 
 /** The provider refuses bodies over 32 MiB (docs/wire.md, "Messages requests"). */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
-const VERSION_FORMAT = /^\d{4}-\d{2}-\d{2}$/;
 
 function resolveOptions(opts: SimulatorOptions): ResolvedOptions {
   return {
@@ -29,75 +35,37 @@ function resolveOptions(opts: SimulatorOptions): ResolvedOptions {
   };
 }
 
-type Endpoint = { kind: 'messages' | 'count' | 'list' } | { kind: 'model'; id: string };
-
-function endpointOf(method: string, path: string): Endpoint | null {
-  if (method === 'POST' && path === '/v1/messages') return { kind: 'messages' };
-  if (method === 'POST' && path === '/v1/messages/count_tokens') return { kind: 'count' };
-  if (method === 'GET' && path === '/v1/models') return { kind: 'list' };
-  if (method === 'GET' && path.startsWith('/v1/models/') && path.length > 11 && !path.includes('/', 11)) {
-    return { kind: 'model', id: decodeURIComponent(path.slice(11)) };
-  }
-  return null;
-}
-
-function credentialOf(req: IncomingMessage): string | null {
-  const key = req.headers['x-api-key'];
-  if (typeof key === 'string' && key !== '') return key;
-  const auth = req.headers.authorization;
-  if (auth !== undefined && auth.startsWith('Bearer ')) {
-    const token = auth.slice(7).trim();
-    if (token !== '') return token;
-  }
-  return null;
-}
-
-/** The provider's checks before it looks at the body: credential, then version header. */
-function checkHeaders(req: IncomingMessage, apiKey: string | undefined): ApiFailure | null {
-  const credential = credentialOf(req);
-  if (credential === null) return { status: 401, type: 'authentication_error', message: 'x-api-key header is required' };
-  if (apiKey !== undefined && credential !== apiKey) return { status: 401, type: 'authentication_error', message: 'invalid x-api-key' };
-  const version = req.headers['anthropic-version'];
-  if (version === undefined || version === '') return { status: 400, type: 'invalid_request_error', message: 'anthropic-version: header is required' };
-  if (typeof version !== 'string' || !VERSION_FORMAT.test(version)) {
-    return { status: 400, type: 'invalid_request_error', message: `anthropic-version: "${String(version)}" is not a valid version` };
-  }
-  return null;
-}
-
-const TRUNCATED_JSON = '{"id":"msg_01Truncated","type":"message","role":"assistant","content":[{"type":"text","text":"This body ends in the mid';
-
-async function strikeEarly(fault: EarlyFault, res: ServerResponse, scope: ResponseScope, requestId: string): Promise<void> {
-  switch (fault.kind) {
-    case 'status': {
-      const type = fault.errorType ?? errorTypeForStatus(fault.status);
-      const retryAfter = fault.retryAfter ?? (fault.status === 429 || fault.status === 529 ? 1 : undefined);
-      return sendError(res, requestId, { status: fault.status, type, message: fault.message ?? defaultErrorMessage(type), retryAfter });
-    }
-    case 'reset-before-headers':
-      return resetConnection(res);
-    case 'hang-before-headers':
-      return scope.untilClosed();
-    case 'malformed-json':
-      res.writeHead(200, { ...baseHeaders(requestId), 'content-type': 'application/json' });
-      res.end(TRUNCATED_JSON);
-  }
-}
-
-class SimulatorState {
+class SimulatorState implements SimContext {
   options: ResolvedOptions;
   models: ModelIndex;
   readonly faults = new FaultQueue();
   readonly received: RecordedRequest[] = [];
+  readonly clock: SimClock;
+  readonly accounts: AccountSet;
+  readonly tokens = new IssuedTokens();
   readonly controls: Controls = {
-    injectFault: (fault, count) => this.faults.add(fault, count),
+    injectFault: (fault, count, account) => this.injectFault(fault, count, account),
     clearFaults: () => this.faults.clear(),
     setOptions: (partial) => this.setOptions(partial),
+    advanceClock: (ms) => this.clock.advance(ms),
+    resetAccounts: (id) => this.resetAccounts(id),
   };
 
-  constructor(opts: SimulatorOptions) {
+  constructor(opts: SimulatorOptions & AccountOptions) {
     this.options = resolveOptions(opts);
     this.models = buildModelIndex(this.options.models);
+    this.clock = new SimClock(opts.now);
+    this.accounts = new AccountSet(opts, opts.apiKey);
+  }
+
+  injectFault(fault: Parameters<FaultQueue['add']>[0], count?: number, account?: string): void {
+    if (account !== undefined && !this.accounts.has(account)) throw new Error(`no simulator account ${account}`);
+    this.faults.add(fault, count, account ?? null);
+  }
+
+  resetAccounts(id?: string): void {
+    if (id !== undefined && !this.accounts.has(id)) throw new Error(`no simulator account ${id}`);
+    this.accounts.reset(id);
   }
 
   setOptions(partial: Partial<SimulatorOptions>): void {
@@ -105,7 +73,10 @@ class SimulatorState {
     if (partial.ttftMs !== undefined) next.ttftMs = partial.ttftMs;
     if (partial.tokensPerSecond !== undefined) next.tokensPerSecond = partial.tokensPerSecond;
     if (partial.replyTokens !== undefined) next.replyTokens = partial.replyTokens;
-    if ('apiKey' in partial) next.apiKey = partial.apiKey;
+    if ('apiKey' in partial) {
+      next.apiKey = partial.apiKey;
+      this.accounts.setDefaultKey(partial.apiKey);
+    }
     if (partial.record !== undefined) next.record = partial.record;
     if (partial.models !== undefined) {
       next.models = partial.models;
@@ -115,7 +86,6 @@ class SimulatorState {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const requestId = randomId('req');
     const scope = new ResponseScope(res);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -129,43 +99,18 @@ class SimulatorState {
     }
     if (path.startsWith('/_simulator/')) return handleControl(res, method, path, read.body, this.controls);
     if (this.options.record) this.received.push({ method, url, headers: req.headers, body: read.body });
-    const endpoint = endpointOf(method, path);
-    if (endpoint === null) return sendError(res, requestId, { status: 404, type: 'not_found_error', message: 'Not Found' });
-    const fault: Fault | null = endpoint.kind === 'messages' || endpoint.kind === 'count' ? this.faults.take() : null;
-    if (fault !== null && !isLateFault(fault)) return strikeEarly(fault, res, scope, requestId);
-    if (read.tooLarge) {
-      return sendError(res, requestId, { status: 413, type: 'request_too_large', message: defaultErrorMessage('request_too_large') });
-    }
-    const refused = checkHeaders(req, this.options.apiKey);
-    if (refused !== null) return sendError(res, requestId, refused);
-    const call: ApiCall = {
-      res,
-      scope,
-      requestId,
-      body: read.body,
-      query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
-      beta: typeof req.headers['anthropic-beta'] === 'string' && req.headers['anthropic-beta'] !== '',
-      options: this.options,
-      models: this.models,
-      fault: fault !== null && isLateFault(fault) ? fault : null,
-    };
-    switch (endpoint.kind) {
-      case 'messages':
-        return handleMessages(call);
-      case 'count':
-        return handleCountTokens(call);
-      case 'list':
-        return handleListModels(call);
-      case 'model':
-        return handleGetModel(call, endpoint.id);
-    }
+    const call: Incoming = { req, res, scope, requestId: randomId('req'), method, path, rawQuery: q < 0 ? '' : url.slice(q + 1), body: read.body, tooLarge: read.tooLarge };
+    if (path.startsWith('/model/')) return handleBedrock(call, this);
+    if (path.startsWith('/v1/projects/')) return handleVertex(call, this);
+    if (path === TOKEN_PATH) return handleToken(call, this);
+    return handleAnthropic(call, this);
   }
 }
 
 function onHandlerError(res: ServerResponse, err: unknown): void {
   if (!res.headersSent) {
     const message = errorMessage(err);
-    sendError(res, randomId('req'), { status: 500, type: 'api_error', message: `Internal server error: ${message}` });
+    sendError(res, randomId('req'), { status: 500, type: 'api_error', message: `Internal server error: ${message}` }, unmeteredRateHeaders(Date.now()));
   } else {
     res.destroy();
   }
@@ -197,13 +142,17 @@ export async function startSimulator(opts: StartOptions = {}): Promise<Simulator
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | null = null;
+  const url = `http://${urlHost}:${port}`;
   return {
-    url: `http://${urlHost}:${port}`,
+    url,
     port,
+    tokenUrl: `${url}${TOKEN_PATH}`,
     received: state.received,
     setOptions: (partial) => state.setOptions(partial),
     injectFault: state.controls.injectFault,
     clearFaults: state.controls.clearFaults,
+    advanceClock: state.controls.advanceClock,
+    resetAccounts: state.controls.resetAccounts,
     openConnections: () => sockets.size,
     bytesWritten: () => {
       let total = bytesOfClosedSockets;

@@ -1,16 +1,19 @@
-// Writes a generated reply: an SSE stream paced by tokensPerSecond with backpressure, or one JSON
-// body; and the faults that strike after the headers (reset, stall, error event, broken data).
+// Writes a generated reply: a stream paced by tokensPerSecond with backpressure, framed as the
+// front's wire wants it (the provider's SSE, Bedrock's event stream), or one JSON body; and the
+// faults that strike after the headers (reset, stall, error event, broken data).
 import type { ServerResponse } from 'node:http';
 import type { SseFrame } from '../reply/render.js';
-import { frame } from '../reply/render.js';
-import type { LateFault } from './faults.js';
-import { baseHeaders, defaultErrorMessage, sendError, statusForErrorType, STREAM_HEADERS } from './respond.js';
+import type { EarlyFault, LateFault } from './faults.js';
+import type { ReplyFacts, ReplyFront, StreamWire } from './front.js';
+import { defaultErrorMessage, statusForErrorType } from './respond.js';
 import type { ResponseScope } from './scope.js';
 
 export interface WriteContext {
   res: ServerResponse;
   scope: ResponseScope;
-  requestId: string;
+  front: ReplyFront;
+  /** The reply being written; null for an answer that is not one (count_tokens). */
+  facts: ReplyFacts | null;
   tokensPerSecond: number;
   fault: LateFault | null;
 }
@@ -21,6 +24,23 @@ export function resetConnection(res: ServerResponse): void {
   if (!socket) return;
   if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
   else socket.destroy();
+}
+
+const TRUNCATED_JSON = '{"id":"msg_01Truncated","type":"message","role":"assistant","content":[{"type":"text","text":"This body ends in the mid';
+
+/** The faults that strike before any response byte: an error status (as the front's API fails), a reset, a hang, a cut body. */
+export async function strikeEarly(fault: EarlyFault, res: ServerResponse, scope: ResponseScope, front: ReplyFront): Promise<void> {
+  switch (fault.kind) {
+    case 'status':
+      return front.sendFault(res, fault);
+    case 'reset-before-headers':
+      return resetConnection(res);
+    case 'hang-before-headers':
+      return scope.untilClosed();
+    case 'malformed-json':
+      res.writeHead(200, { ...front.okHeaders(null), 'content-type': 'application/json' });
+      res.end(TRUNCATED_JSON);
+  }
 }
 
 /** Resolves once the headers and everything written so far have left the process. */
@@ -38,23 +58,18 @@ async function resetAfterFlush(res: ServerResponse): Promise<void> {
   resetConnection(res);
 }
 
-const BROKEN_FRAME = 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_del\n\n';
-
-async function strikeMidStream(ctx: WriteContext, fault: LateFault): Promise<void> {
+async function strikeMidStream(ctx: WriteContext, wire: StreamWire, fault: LateFault): Promise<void> {
   switch (fault.kind) {
     case 'reset-mid-stream':
       return resetAfterFlush(ctx.res);
     case 'stall-mid-stream':
       await ctx.scope.untilClosed();
       return;
-    case 'error-event': {
-      const type = fault.errorType ?? 'overloaded_error';
-      const message = fault.message ?? defaultErrorMessage(type);
-      ctx.res.end(frame({ type: 'error', error: { type, message } }).text);
+    case 'error-event':
+      ctx.res.end(wire.error(fault.errorType ?? 'overloaded_error', fault.message));
       return;
-    }
     case 'malformed-sse':
-      ctx.res.end(BROKEN_FRAME);
+      ctx.res.end(wire.broken());
       return;
   }
 }
@@ -66,25 +81,36 @@ function tokenDelay(ctx: WriteContext, tokens: number): number {
 /** Unpaced streams are written in batches of whole events up to this size: one chunk, one syscall. */
 const BATCH_BYTES = 16 * 1024;
 
+/** Joins a batch of encoded frames (all strings, or all bytes: one wire writes a stream). */
+function joined(parts: Array<string | Uint8Array>): string | Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  return typeof parts[0] === 'string' ? parts.join('') : Buffer.concat(parts as Uint8Array[]);
+}
+
 export async function writeStream(ctx: WriteContext, frames: readonly SseFrame[]): Promise<void> {
   const { res, scope, fault } = ctx;
-  res.writeHead(200, { ...baseHeaders(ctx.requestId), ...STREAM_HEADERS });
+  const wire = ctx.front.wire(ctx.facts);
+  res.writeHead(200, { ...ctx.front.okHeaders(null), ...wire.headers });
   const paced = ctx.tokensPerSecond > 0;
-  let batch = '';
+  let batch: Array<string | Uint8Array> = [];
+  let batchSize = 0;
   for (let i = 0; i < frames.length; i++) {
     if (fault !== null && i === fault.afterEvents) break;
-    batch += frames[i].text;
+    const encoded = wire.encode(frames[i]);
+    batch.push(encoded);
+    batchSize += encoded.length;
     // Paced, every event goes out on its own; unpaced, whole events are gathered up to BATCH_BYTES.
-    if (!paced && batch.length < BATCH_BYTES && i < frames.length - 1) continue;
+    if (!paced && batchSize < BATCH_BYTES && i < frames.length - 1) continue;
     if (scope.closed) return;
-    const ok = res.write(batch);
-    batch = '';
+    const ok = res.write(joined(batch));
+    batch = [];
+    batchSize = 0;
     if (!ok && !(await scope.drained())) return;
     const delay = tokenDelay(ctx, frames[i].tokens);
     if (delay > 0 && !(await scope.sleep(delay))) return;
   }
-  if (batch !== '' && !scope.closed) res.write(batch);
-  if (fault !== null) return strikeMidStream(ctx, fault);
+  if (batch.length > 0 && !scope.closed) res.write(joined(batch));
+  if (fault !== null) return strikeMidStream(ctx, wire, fault);
   res.end();
 }
 
@@ -94,16 +120,17 @@ export async function writeJson(ctx: WriteContext, body: string, outputTokens: n
   if (!(await scope.sleep(tokenDelay(ctx, outputTokens)))) return;
   if (fault?.kind === 'error-event') {
     const type = fault.errorType ?? 'overloaded_error';
-    sendError(res, ctx.requestId, { status: statusForErrorType(type), type, message: fault.message ?? defaultErrorMessage(type) });
+    ctx.front.sendError(res, { status: statusForErrorType(type), type, message: fault.message ?? defaultErrorMessage(type) });
     return;
   }
   const half = body.slice(0, Math.floor(body.length / 2));
+  const headers = ctx.front.okHeaders(ctx.facts);
   if (fault?.kind === 'malformed-sse') {
-    res.writeHead(200, { ...baseHeaders(ctx.requestId), 'content-type': 'application/json' });
+    res.writeHead(200, { ...headers, 'content-type': 'application/json' });
     res.end(half);
     return;
   }
-  res.writeHead(200, { ...baseHeaders(ctx.requestId), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.writeHead(200, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   if (fault === null) {
     res.end(body);
     return;

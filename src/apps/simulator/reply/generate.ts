@@ -89,7 +89,8 @@ function thinkingBlock(req: MessagesRequest, budget: number): { block: ReplyBloc
   return { block: { type: 'thinking', deltas: omitted ? [] : tokens, signature: signThinking(text) }, consumed: tokens.length };
 }
 
-export function generateReply(req: MessagesRequest, settings: ReplySettings, newId: IdSource): Reply {
+/** `input` is the request's input as the account's prompt cache sees it (default: a cold cache). */
+export function generateReply(req: MessagesRequest, settings: ReplySettings, newId: IdSource, input: InputEstimate = estimateInput(req)): Reply {
   const blocks: ReplyBlock[] = [];
   let budget = req.max_tokens;
   let stopReason: StopReason = 'end_turn';
@@ -135,5 +136,5 @@ export function generateReply(req: MessagesRequest, settings: ReplySettings, new
     }
   }
   if (req.max_tokens === 0) stopReason = 'max_tokens';
-  return { blocks, stopReason, stopSequence, input: estimateInput(req), outputTokens: req.max_tokens - budget };
+  return { blocks, stopReason, stopSequence, input, outputTokens: req.max_tokens - budget };
 }

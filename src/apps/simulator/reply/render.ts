@@ -10,8 +10,8 @@ export function usageOf(reply: Reply, outputTokens: number): Usage {
     cache_creation_input_tokens: input.cacheWrite,
     cache_read_input_tokens: input.cacheRead,
     cache_creation: {
-      ephemeral_5m_input_tokens: input.cacheWriteLong ? 0 : input.cacheWrite,
-      ephemeral_1h_input_tokens: input.cacheWriteLong ? input.cacheWrite : 0,
+      ephemeral_5m_input_tokens: input.cacheWrite - input.cacheWrite1h,
+      ephemeral_1h_input_tokens: input.cacheWrite1h,
     },
     output_tokens: outputTokens,
     service_tier: 'standard',
@@ -42,14 +42,20 @@ export function toMessage(reply: Reply, id: string, model: string): Message {
   };
 }
 
-/** One serialised SSE frame, and how many output tokens it carries (for pacing). */
+/** One serialised SSE frame, its event's type and JSON (for wires that frame events otherwise), and how many output tokens it carries (for pacing). */
 export interface SseFrame {
   text: string;
+  type: StreamEvent['type'];
+  data: string;
   tokens: number;
 }
 
+function sseFrame(type: StreamEvent['type'], data: string, tokens: number): SseFrame {
+  return { text: `event: ${type}\ndata: ${data}\n\n`, type, data, tokens };
+}
+
 export function frame(event: StreamEvent, tokens = 0): SseFrame {
-  return { text: `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`, tokens };
+  return sseFrame(event.type, JSON.stringify(event), tokens);
 }
 
 function startBlock(b: ReplyBlock): ContentBlock {
@@ -71,10 +77,7 @@ type DeltaField = 'text' | 'thinking' | 'signature' | 'partial_json';
  * the same bytes JSON.stringify gives for the whole event, at a fraction of the cost.
  */
 function deltaFrame(index: number, type: DeltaType, field: DeltaField, value: string, tokens: number): SseFrame {
-  return {
-    text: `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":"${type}","${field}":${JSON.stringify(value)}}}\n\n`,
-    tokens,
-  };
+  return sseFrame('content_block_delta', `{"type":"content_block_delta","index":${index},"delta":{"type":"${type}","${field}":${JSON.stringify(value)}}}`, tokens);
 }
 
 function blockFrames(b: ReplyBlock, index: number, out: SseFrame[]): void {
