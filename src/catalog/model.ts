@@ -13,8 +13,6 @@ export interface CatalogModel extends ModelTraits {
   aliases: string[];
   /** What its tokens cost (docs/spend.md); null when unknown: its requests are counted at zero and flagged. */
   prices: ModelPrices | null;
-  /** The provider that serves it (src/providers); absent: the gateway's default provider. */
-  provider?: string;
 }
 
 export const DEFAULT_MAX_TOKENS = 4096;

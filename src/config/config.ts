@@ -44,8 +44,13 @@ export interface GatewayConfig {
   redisPrefix: string;
   logLevel: string;
   production: boolean;
-  /** Optional JSON file adding or overriding catalogue entries. */
+  /** Optional JSON file adding or overriding catalogue entries, and listing upstream providers. */
   modelsFile: string | null;
+  /**
+   * Environment variables the models file names (secrets are given there by name, never written in
+   * it): the one read of the environment outside the settings list, for names only the file knows.
+   */
+  environment: (name: string) => string | undefined;
   modelsRefreshMs: number;
   keyRefreshMs: number;
   usageFlushMs: number;
@@ -156,6 +161,7 @@ export function loadConfig(processEnv: Env = process.env): GatewayConfig {
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
     production,
     modelsFile: text(env, 'GATEWAY_MODELS_FILE'),
+    environment: (name) => processEnv[name],
     modelsRefreshMs: integer(env, 'GATEWAY_MODELS_REFRESH_MS', 10 * 60_000, 1000),
     keyRefreshMs: integer(env, 'GATEWAY_KEY_REFRESH_MS', 1000, 100),
     usageFlushMs: integer(env, 'GATEWAY_USAGE_FLUSH_MS', 1000, 10),

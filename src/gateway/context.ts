@@ -9,7 +9,9 @@ import type { Outcome, Surface } from '../observability/request-observation.js';
 import type { RequestTrace } from '../observability/tracing/request-trace.js';
 import { NO_TRACE } from '../observability/tracing/request-trace.js';
 import type { AnswerFacts } from '../dialects/translators/translator.js';
-import type { ReplayableRequest } from '../policy/resilience/fallback.js';
+import type { DialectCall } from '../policy/routing/router.js';
+import type { Route } from '../policy/routing/route.js';
+import type { ProviderDialect } from '../dialects/translators/translator.js';
 import { Cancellation } from '../upstream/cancellation.js';
 import type { UpstreamResponse } from '../upstream/exchange.js';
 import type { TranslationWarning } from '../dialects/translators/chat-to-anthropic/request.js';
@@ -45,10 +47,21 @@ export interface RequestContext {
   body: Buffer | null;
   /** The parsed body (a JSON object), for routes that read it: stages after the parse stage use parsedBody(ctx). */
   json: Record<string, unknown> | null;
-  /** What the upstream stage sends: built by the surface's preparation stage. */
-  upstreamRequest: ReplayableRequest | null;
-  /** The request for a fallback model, translated again from the client's (null: no fallbacks). */
-  readdress: ((model: CatalogModel) => ReplayableRequest | null) | null;
+  /** The request for the requested model in the provider dialect: made by the translation stage. */
+  call: DialectCall | null;
+  /**
+   * The request for another model or provider dialect, translated again from the client's (a
+   * fallback, a route of another type); null where no other model may answer (count_tokens).
+   */
+  callFor: ((model: CatalogModel, dialect: ProviderDialect) => DialectCall | null) | null;
+  /** Orders the model's routes: a hash of the key and the session the request names, else random. */
+  seed: number;
+  /** The request names a session: `seed` is its hash. */
+  session: boolean;
+  /** The route whose answer the client gets. */
+  servedRoute: Route | null;
+  /** On a 429: when the earliest route of the request may be tried again (epoch ms), for retry-after. */
+  retryAt: number | null;
   upstreamResponse: UpstreamResponse | null;
   /** The requested model name as the client wrote it. */
   requestedModel: string | null;
@@ -56,8 +69,6 @@ export interface RequestContext {
   stream: boolean;
   /** Chat surface: the client asked for the final usage chunk (stream_options.include_usage). */
   includeUsage: boolean;
-  /** The conversation the request names (Responses: `prompt_cache_key`, else `session-id`), for session affinity; null: none. */
-  sessionKey: string | null;
   usage: TokenUsage;
   /** True once the upstream reported any usage, so metering knows whether a record is meaningful. */
   usageSeen: boolean;
@@ -97,14 +108,17 @@ export function createContext(
     principal: null,
     body: null,
     json: null,
-    upstreamRequest: null,
-    readdress: null,
+    call: null,
+    callFor: null,
+    seed: 0,
+    session: false,
+    servedRoute: null,
+    retryAt: null,
     upstreamResponse: null,
     requestedModel: null,
     model: null,
     stream: false,
     includeUsage: false,
-    sessionKey: null,
     usage: emptyUsage(),
     usageSeen: false,
     outcome: null,

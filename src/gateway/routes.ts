@@ -2,7 +2,6 @@
 import type { RouteInfo } from './context.js';
 import type { Handler, Stage } from './compose.js';
 import { compose } from './compose.js';
-import { ANTHROPIC } from '../dialects/anthropic/api.js';
 import type { Runtime } from './runtime.js';
 import { offloadParseStage, offloadTranslateStage } from './stages/chat/offload-stages.js';
 import { CHAT_PREFIX, MESSAGES_PREFIX } from './surfaces.js';
@@ -10,10 +9,7 @@ import { authStage } from './stages/auth.js';
 import { budgetStage } from './stages/budget.js';
 import { callUpstreamStage } from './stages/call-upstream.js';
 import { respondStage } from './stages/respond.js';
-import { translateRequestStage } from './stages/translate-request.js';
-import { messagesToAnthropic } from '../dialects/translators/messages-to-anthropic/translator.js';
-import { chatToAnthropic } from '../dialects/translators/chat-to-anthropic/translator.js';
-import { responsesToAnthropic } from '../dialects/translators/responses-to-anthropic/translator.js';
+import { translateRequestStage, type TranslateOptions } from './stages/translate-request.js';
 import { errorBoundaryStage } from './stages/error-boundary.js';
 import { listModelsStage } from './stages/models/list-models.js';
 import { observeStage } from './stages/observe.js';
@@ -44,8 +40,10 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
   // Large chat bodies are parsed and translated on the worker pool when there is one (see offload/).
   const pool = rt.translatePool;
   const chatParse = pool === null ? parseJsonStage(rt) : offloadParseStage(rt, pool, parseJsonStage(rt));
-  const chatInline = translateRequestStage(rt, chatToAnthropic, { allowFallback: true });
-  const chatTranslate = pool === null ? chatInline : offloadTranslateStage(rt, pool, chatInline);
+  const chatOptions: TranslateOptions = { dialect: 'chat', operation: 'messages', allowFallback: true };
+  const responsesOptions: TranslateOptions = { dialect: 'responses', operation: 'messages', allowFallback: true };
+  const chatInline = translateRequestStage(rt, chatOptions);
+  const chatTranslate = pool === null ? chatInline : offloadTranslateStage(rt, pool, chatInline, chatOptions);
 
   const route = (method: Route['method'], path: string, info: RouteInfo, stages: Stage[]): Route => ({
     method,
@@ -54,21 +52,21 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
     handler: compose(stages),
   });
   /** `countsTokens`: count_tokens, where another model would answer a different question, so no fallback. */
-  const messagesForward = (name: string, providerPath: string, countsTokens: boolean): Route => {
-    const translator = messagesToAnthropic(providerPath);
+  const messagesForward = (name: string, countsTokens: boolean): Route => {
+    const options: TranslateOptions = { dialect: 'messages', operation: countsTokens ? 'count_tokens' : 'messages', allowFallback: !countsTokens };
     return route('POST', MESSAGES_PREFIX + name, { name: MESSAGES_PREFIX + name, surface: 'messages', errorFormat: 'messages', countsTokens }, [
       ...front(),
       messagesAuth,
       ...modelRequest,
-      translateRequestStage(rt, translator, { allowFallback: !countsTokens }),
-      callUpstreamStage(rt),
-      respondStage(rt, translator),
+      translateRequestStage(rt, options),
+      callUpstreamStage(rt, options),
+      respondStage(rt, 'messages'),
     ]);
   };
 
   return [
-    messagesForward('/messages', ANTHROPIC.messagesPath, false),
-    messagesForward('/messages/count_tokens', ANTHROPIC.countTokensPath, true),
+    messagesForward('/messages', false),
+    messagesForward('/messages/count_tokens', true),
     route('GET', `${MESSAGES_PREFIX}/models`, { name: `${MESSAGES_PREFIX}/models`, surface: 'models', errorFormat: 'messages' }, [
       ...front(),
       messagesAuth,
@@ -83,8 +81,8 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
       // Inline only: with a pool, the worker does both steps.
       ...(pool === null ? [yieldLargeBodyStage(rt)] : []),
       chatTranslate,
-      callUpstreamStage(rt),
-      respondStage(rt, chatToAnthropic),
+      callUpstreamStage(rt, chatOptions),
+      respondStage(rt, 'chat'),
     ]),
     // The Responses surface: translated like the chat surface, its conversation in `input` items.
     route('POST', `${CHAT_PREFIX}/responses`, { name: `${CHAT_PREFIX}/responses`, surface: 'responses', errorFormat: 'chat' }, [
@@ -94,9 +92,9 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
       parseJsonStage(rt),
       limitMessagesStage(rt, 'input'),
       ...admitRequest,
-      translateRequestStage(rt, responsesToAnthropic, { allowFallback: true }),
-      callUpstreamStage(rt),
-      respondStage(rt, responsesToAnthropic),
+      translateRequestStage(rt, responsesOptions),
+      callUpstreamStage(rt, responsesOptions),
+      respondStage(rt, 'responses'),
     ]),
     route('GET', `${CHAT_PREFIX}/models`, { name: `${CHAT_PREFIX}/models`, surface: 'models', errorFormat: 'chat' }, [
       ...front(),

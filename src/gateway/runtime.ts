@@ -11,11 +11,12 @@ import type { Tracing } from '../observability/tracing/request-trace.js';
 import type { AuthThrottle } from '../policy/ratelimit/auth-throttle.js';
 import type { RateLimiter } from '../policy/ratelimit/limiter.js';
 import type { FleetStore } from '../policy/ratelimit/redis/shared-limiter.js';
-import type { ResilientCaller } from '../policy/resilience/resilient-call.js';
-import type { RouteBreakers } from '../policy/resilience/route-breakers.js';
+import type { Router } from '../policy/routing/router.js';
+import type { RouteTable } from '../policy/routing/route-table.js';
+import type { Translators } from '../dialects/translators/registry.js';
 import type { BudgetLedger } from '../policy/budgets/budget-ledger.js';
 import type { Stores } from '../stores/stores.js';
-import type { Providers } from '../providers/provider.js';
+import type { Provider } from '../providers/provider.js';
 import type { TranslatePool } from './offload/pool.js';
 
 export interface Lifecycle {
@@ -35,12 +36,14 @@ export interface Runtime {
   readonly tracing: Tracing;
   readonly keys: KeyCache;
   readonly catalogue: Catalogue;
-  /** The upstream providers, each with its connection pool and credential (src/providers). */
-  readonly providers: Providers;
-  /** The circuit breakers of the model routes, shared by the caller and /readyz. */
-  readonly breakers: RouteBreakers;
-  /** Calls the provider with retries, fallbacks and the breakers. */
-  readonly caller: ResilientCaller;
+  /** The upstream providers, each with its connection pool and credential (src/providers); the first serves models without routes. */
+  readonly providers: readonly Provider[];
+  /** The translator of every pair of client dialect and provider dialect. */
+  readonly translators: Translators;
+  /** Every route of every model with its state (cool-downs, headroom, circuit breaker), for /readyz and the dashboard. */
+  readonly routes: RouteTable;
+  /** Sends a request over its model's routes: failover, retries, fallbacks. */
+  readonly router: Router;
   /** Per-key and per-customer limits: this process's buckets, or the cluster primary's in a worker. */
   readonly limiter: RateLimiter;
   /** Spend so far per budget and period: Redis's counters (fleet-wide) or this process's. */

@@ -19,16 +19,18 @@ export function fixedLabel(allowed: readonly string[]): (value: string) => strin
 // Label values the gateway's own code names (warning kinds, retry reasons, upstream names) are
 // short identifiers; anything else was probably built from request data and must not be a label.
 const IDENTIFIER = /^[A-Za-z0-9_.:-]{1,64}$/;
+/** Route names: a catalogue model and a provider id from the operator's models file (`claude-sonnet-4-6@bedrock-us`). */
+export const ROUTE_NAME = /^[A-Za-z0-9_.:@-]{1,160}$/;
 
 /**
  * A value set learnt at run time, first come first served, capped at `max` distinct values;
  * the cap is a safety net against a caller passing request data by mistake.
  */
-export function cappedLabel(max: number): (value: string) => string {
+export function cappedLabel(max: number, shape: RegExp = IDENTIFIER): (value: string) => string {
   const seen = new Set<string>();
   return (value) => {
     if (seen.has(value)) return value;
-    if (seen.size >= max || !IDENTIFIER.test(value)) return OTHER;
+    if (seen.size >= max || !shape.test(value)) return OTHER;
     seen.add(value);
     return value;
   };

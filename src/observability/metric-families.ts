@@ -185,3 +185,35 @@ function withExemplar(sample: Sample, exemplar: Exemplar | undefined): Sample {
   if (exemplar !== undefined) sample.exemplar = { labelSet: { trace_id: exemplar.traceId }, value: exemplar.value, timestamp: exemplar.timestamp };
   return sample;
 }
+
+/**
+ * A gauge whose samples are read from their source at each scrape (a state that changes without an
+ * event, such as a cool-down running out), not kept in cells.
+ */
+export class CollectedGaugeFamily {
+  readonly type = 'gauge';
+  private source: () => Sample[] = () => [];
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly labelNames: readonly string[],
+    readonly aggregator: Aggregator = 'max',
+  ) {}
+
+  /** Where the samples come from from now on. */
+  collectFrom(source: () => Sample[]): void {
+    this.source = source;
+  }
+
+  registerIn(registry: Registry): this {
+    registry.registerMetric(this as unknown as Metric);
+    return this;
+  }
+
+  async get(): Promise<FamilySnapshot> {
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: this.source() };
+  }
+
+  reset(): void {}
+}

@@ -18,24 +18,39 @@ import {
   TIME_TO_FIRST_TOKEN_BUCKETS,
   UPSTREAM_HEADERS_BUCKETS,
 } from './buckets.js';
-import { cappedLabel, fixedLabel, runtimeSetLabel } from './label-bounds.js';
-import { CounterFamily, GaugeFamily, HistogramFamily } from './metric-families.js';
+import { cappedLabel, fixedLabel, ROUTE_NAME, runtimeSetLabel } from './label-bounds.js';
+import { CollectedGaugeFamily, CounterFamily, GaugeFamily, HistogramFamily, type Sample } from './metric-families.js';
 import { RequestSeries } from './request-series.js';
 import { OUTCOMES, SURFACES, type Outcome, type RequestObservation, type Surface } from './request-observation.js';
 import { SpendSeries } from './spend-series.js';
 
 export type UpstreamErrorKind = 'connect' | 'timeout' | 'status' | 'reset' | 'protocol';
-export type RateLimitScope = 'key' | 'customer' | 'auth';
+/** 'upstream': every route of the model was at its provider's rate limit. */
+export type RateLimitScope = 'key' | 'customer' | 'auth' | 'upstream';
 export type CircuitState = 'closed' | 'open' | 'half_open';
 export type SharedStore = 'redis' | 'postgres';
 
 export const UPSTREAM_ERROR_KINDS: readonly UpstreamErrorKind[] = ['connect', 'timeout', 'status', 'reset', 'protocol'];
 export const AUTH_FAILURE_REASONS = ['missing', 'malformed', 'unknown', 'revoked', 'expired', 'unavailable', 'throttled'] as const;
-export const RATE_LIMIT_SCOPES: readonly RateLimitScope[] = ['key', 'customer', 'auth'];
+export const RATE_LIMIT_SCOPES: readonly RateLimitScope[] = ['key', 'customer', 'auth', 'upstream'];
 /** Why a span never reached the collector: the export queue was full, or sending its batch failed. */
 export type SpanDropReason = 'queue_full' | 'export_failed';
 export const SPAN_DROP_REASONS: readonly SpanDropReason[] = ['queue_full', 'export_failed'];
 export const CIRCUIT_STATES: readonly CircuitState[] = ['closed', 'open', 'half_open'];
+
+/** How one attempt on a route ended: its answer's class, or how it failed. */
+export type RouteAttemptOutcome = 'ok' | 'client_error' | 'rate_limited' | 'auth_failed' | 'upstream_error' | 'connect' | 'timeout' | 'reset' | 'protocol' | 'credential';
+export const ROUTE_ATTEMPT_OUTCOMES: readonly RouteAttemptOutcome[] = ['ok', 'client_error', 'rate_limited', 'auth_failed', 'upstream_error', 'connect', 'timeout', 'reset', 'protocol', 'credential'];
+
+/** A route's state at a scrape. */
+export interface RouteReading {
+  readonly route: string;
+  readonly provider: string;
+  /** Why it is left out now, or null when it may be tried. */
+  readonly cooling: 'throttled' | 'no_headroom' | null;
+  /** The provider's last reported remaining counts, by kind (requests, tokens, …). */
+  readonly headroom: Readonly<Record<string, number>> | null;
+}
 
 export const METRIC_PREFIX = 'model_gateway_';
 
@@ -71,6 +86,10 @@ export const METRIC_NAMES = {
   budgetUtilisation: 'model_gateway_budget_utilisation_ratio',
   budgetExceeded: 'model_gateway_budget_exceeded_requests_total',
   traceSpansDropped: 'model_gateway_trace_spans_dropped_total',
+  // Upstream routes (src/policy/routing): attempts, cool-downs, headroom; their breakers are circuitBreakerState.
+  routeAttempts: 'model_gateway_route_attempts_total',
+  routeCooling: 'model_gateway_route_cooling_state',
+  routeHeadroom: 'model_gateway_route_headroom_remaining',
 } as const;
 
 export type BudgetScope = 'key' | 'customer';
@@ -95,8 +114,12 @@ export interface GatewayMetrics {
   translationWarning(kind: string): void;
   keyCache(hit: boolean): void;
   retry(reason: string): void;
-  /** `route`: the model id whose circuit breaker changed (the gateway keeps one per model). */
+  /** `route`: the route whose circuit breaker changed (one per route; named by the model on a gateway without providers). */
   circuitState(route: string, state: CircuitState): void;
+  /** One attempt on an upstream route ended. */
+  routeAttempt(route: string, provider: string, outcome: RouteAttemptOutcome): void;
+  /** Where the routes' cool-downs and headroom are read at each scrape. */
+  watchRoutes(read: () => readonly RouteReading[]): void;
   loadShed(surface: Surface): void;
   /** A shared store (Redis, PostgreSQL) answering (true) or skipped (false). */
   sharedStoreUp(store: SharedStore, up: boolean): void;
@@ -249,6 +272,8 @@ type EventMethods = Pick<
   | 'sharedStoreUp'
   | 'rateLimitFallback'
   | 'traceSpansDropped'
+  | 'routeAttempt'
+  | 'watchRoutes'
 >;
 
 // Rarer events. Fixed label sets are bound up front, so their series exist at zero and rate()
@@ -274,6 +299,9 @@ function createEventCounters(registry: Registry, surfaceOf: (s: string) => strin
   const fallbacks = counter(METRIC_NAMES.rateLimitFallbacks, 'Rate-limit decisions taken with this instance\'s share of the limits because Redis was not answering.', []).child();
   const spansDropped = counter(METRIC_NAMES.traceSpansDropped, 'Trace spans never exported, by reason: the export queue was full, or the collector did not take the batch.', ['reason']);
   const spansDroppedBy = childrenOf(SPAN_DROP_REASONS, (r) => spansDropped.child(r));
+  const routeAttempts = counter(METRIC_NAMES.routeAttempts, 'Attempts on each upstream route, by how they ended (ok, client_error, rate_limited, auth_failed, upstream_error, or a failure kind).', ['route', 'provider', 'outcome']);
+  const routeCooling = new CollectedGaugeFamily(METRIC_NAMES.routeCooling, 'Upstream routes left out until their provider is ready again: 1 while cooling down, by reason (throttled: a 429 or throttling answer; no_headroom: a rate limit reported at 0).', ['route', 'provider', 'reason']).registerIn(registry);
+  const routeHeadroom = new CollectedGaugeFamily(METRIC_NAMES.routeHeadroom, "What each route's provider last reported left of its rate limits, by kind (requests, tokens, input-tokens, output-tokens).", ['route', 'provider', 'kind'], 'min').registerIn(registry);
 
   for (const kind of UPSTREAM_ERROR_KINDS) upstreamErrors.child(kind);
   for (const reason of AUTH_FAILURE_REASONS) authFailures.child(reason);
@@ -289,8 +317,9 @@ function createEventCounters(registry: Registry, surfaceOf: (s: string) => strin
   const scopeOf = fixedLabel(RATE_LIMIT_SCOPES);
   const warningOf = cappedLabel(MAX_WARNING_KINDS);
   const retryOf = cappedLabel(MAX_RETRY_REASONS);
-  const routeOf = cappedLabel(MAX_CIRCUIT_ROUTES);
+  const routeOf = cappedLabel(MAX_CIRCUIT_ROUTES, ROUTE_NAME);
   const stateOf = fixedLabel(CIRCUIT_STATES);
+  const attemptOutcomeOf = fixedLabel(ROUTE_ATTEMPT_OUTCOMES);
 
   return {
     upstreamError: (kind) => upstreamErrors.child(errorKindOf(kind)).inc(),
@@ -303,6 +332,19 @@ function createEventCounters(registry: Registry, surfaceOf: (s: string) => strin
     sharedStoreUp: (store, up) => storeUp.child(store).set(up ? 1 : 0),
     rateLimitFallback: () => fallbacks.inc(),
     traceSpansDropped: (reason, spans) => spansDroppedBy.get(reason)?.inc(spans),
+    routeAttempt: (route, provider, outcome) => routeAttempts.child(routeOf(route), provider, attemptOutcomeOf(outcome)).inc(),
+    watchRoutes: (read) => {
+      routeCooling.collectFrom(() => {
+        const samples: Sample[] = [];
+        for (const r of read()) for (const reason of ['throttled', 'no_headroom'] as const) samples.push({ labels: { route: r.route, provider: r.provider, reason }, value: r.cooling === reason ? 1 : 0 });
+        return samples;
+      });
+      routeHeadroom.collectFrom(() => {
+        const samples: Sample[] = [];
+        for (const r of read()) if (r.headroom !== null) for (const kind in r.headroom) samples.push({ labels: { route: r.route, provider: r.provider, kind }, value: r.headroom[kind]! });
+        return samples;
+      });
+    },
     circuitState: (route, state) => {
       const name = routeOf(route);
       const current = stateOf(state);

@@ -29,6 +29,12 @@ export interface UpstreamRequest {
   signal?: AbortSignal;
 }
 
+/**
+ * A request held whole in memory, so a retry, a failover to another route or a fallback can send it
+ * again. (Only the local proxy streams a body, and it does not retry.)
+ */
+export type ReplayableRequest = Omit<UpstreamRequest, 'body'> & { body: Buffer | string };
+
 /** A response as undici gives it, its body a stream: the local proxy and the models list read these. */
 export type RawResponse = Dispatcher.ResponseData;
 

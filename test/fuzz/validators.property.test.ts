@@ -41,7 +41,7 @@ t.test('retry-after parsing never throws and never gives a negative or infinite 
 });
 
 t.test('re-translating any messages body for a fallback never throws and keeps its other fields', async (t) => {
-  const passThrough = messagesToAnthropic('/v1/messages');
+  const passThrough = messagesToAnthropic;
   fc.assert(
     fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (json) => {
       const client = { body: Buffer.from(JSON.stringify(json)), json, query: '', strict: false, headers: {} };

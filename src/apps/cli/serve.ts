@@ -77,7 +77,7 @@ function announce(built: BuiltRuntime, { address, metricsListener }: Listening):
     runtime.logger.warn('no ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL: answering from the built-in simulator (responses carry x-gateway-upstream: simulator)');
   }
   if (built.adminTokenPath !== null) runtime.logger.info({ path: built.adminTokenPath }, 'admin token file (GATEWAY_ADMIN_TOKEN unset)');
-  runtime.logger.info({ host: address.address, port: address.port, upstream: runtime.simulated ? 'simulator' : runtime.providers.of(null).client.origin }, 'model-gateway listening');
+  runtime.logger.info({ host: address.address, port: address.port, upstream: runtime.simulated ? 'simulator' : runtime.providers[0]!.client.origin }, 'model-gateway listening');
   if (metricsListener !== null) {
     const { address: at } = metricsListener;
     runtime.logger.info({ host: at.address, port: at.port, tokenRequired: runtime.config.metrics.token !== null }, 'metrics listening');

@@ -7,9 +7,16 @@ import type { Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import { adminTokenOf } from '../../config/admin-token.js';
 import { Catalogue } from '../../catalog/catalogue.js';
-import { ANTHROPIC_PROVIDER_ID, createAnthropicProvider } from '../../providers/anthropic/anthropic-provider.js';
-import { providerSet } from '../../providers/provider.js';
-import { loadModelsFile } from '../../catalog/load-models-file.js';
+import { modelsFileSettings } from '../../catalog/load-models-file.js';
+import { readModelsFile } from '../../config/models-file.js';
+import { buildProviders } from '../../providers/build-providers.js';
+import { Translators } from '../../dialects/translators/registry.js';
+import { messagesToAnthropic } from '../../dialects/translators/messages-to-anthropic/translator.js';
+import { chatToAnthropic } from '../../dialects/translators/chat-to-anthropic/translator.js';
+import { responsesToAnthropic } from '../../dialects/translators/responses-to-anthropic/translator.js';
+import { RouteTable } from '../../policy/routing/route-table.js';
+import { Router } from '../../policy/routing/router.js';
+import { attemptOutcome, routeReadings } from '../../policy/routing/route-readings.js';
 import { DEFAULT_MODELS } from '../../catalog/model.js';
 import { clusterLimits } from '../../policy/ratelimit/cluster-limits-channel.js';
 import { clusterWideMetrics } from '../../observability/cluster-metrics-channel.js';
@@ -26,9 +33,7 @@ import { MemoryRateLimiter } from '../../policy/ratelimit/memory-limiter.js';
 import { customerLimitsLookup } from '../../policy/ratelimit/request-limits.js';
 import { shareAuthFailures } from '../../policy/ratelimit/redis/fleet-auth-failures.js';
 import { startSharedLimiter, type SharedLimiter } from '../../policy/ratelimit/redis/shared-limiter.js';
-import { ResilientCaller } from '../../policy/resilience/resilient-call.js';
 import { RetryPolicy } from '../../policy/resilience/retry-policy.js';
-import { RouteBreakers } from '../../policy/resilience/route-breakers.js';
 import type { Runtime } from '../../gateway/runtime.js';
 import { startSimulator } from '../simulator/index.js';
 import type { BudgetLedger } from '../../policy/budgets/budget-ledger.js';
@@ -119,18 +124,24 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
   const simulator = overrides.simulator ?? (ownSimulator ? await startSimulator({ port: 0, host: '127.0.0.1' }) : null);
   const baseUrl = config.upstreamBaseUrl ?? simulator!.url;
   const upstreamKey = config.upstreamApiKey ?? (config.upstreamBaseUrl === null ? 'simulator' : null);
-  const anthropic = createAnthropicProvider(baseUrl, upstreamKey, {
-    connections: config.upstreamConnections,
-    connectTimeoutMs: config.timeouts.upstreamConnectMs,
-    headersTimeoutMs: config.timeouts.upstreamHeadersMs,
-    bodyTimeoutMs: config.timeouts.streamIdleMs,
-  });
-  const configuredModels = loadModelsFile(config.modelsFile);
-  const providers = providerSet([anthropic], ANTHROPIC_PROVIDER_ID, configuredModels);
+  const modelsFile = readModelsFile(config.modelsFile);
+  const fileSettings = modelsFileSettings(modelsFile);
+  const providers = await buildProviders(
+    { entries: modelsFile?.providers, path: modelsFile?.path ?? 'GATEWAY_MODELS_FILE', env: config.environment, implicit: { baseUrl, apiKey: upstreamKey } },
+    {
+      connections: config.upstreamConnections,
+      connectTimeoutMs: config.timeouts.upstreamConnectMs,
+      headersTimeoutMs: config.timeouts.upstreamHeadersMs,
+      bodyTimeoutMs: config.timeouts.streamIdleMs,
+    },
+  );
+  const translators = new Translators([messagesToAnthropic, chatToAnthropic, responsesToAnthropic]);
+  translators.check(['messages', 'chat', 'responses'], providers);
   const catalogue = new Catalogue({
     defaults: DEFAULT_MODELS,
-    configured: configuredModels,
-    fetchLive: () => anthropic.listModels(),
+    configured: fileSettings.models,
+    // The live list is the first provider's, when its type has one.
+    fetchLive: providers[0]!.listModels,
     refreshMs: config.modelsRefreshMs,
     onRefreshError: (err) => logger.warn({ err: errorMessage(err) }, 'models list refresh failed; keeping the last known list'),
   });
@@ -139,16 +150,24 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
   const metrics = clusterWorker ? clusterWideMetrics(ownMetrics) : ownMetrics;
   const tracing = config.tracing === null ? NO_TRACING : await startTracing(config.tracing, metrics, logger);
   reportStoreUp = observeStores(metrics, stores, usage);
-  const breakers = new RouteBreakers(config.breaker, (route, state, previous) => {
-    metrics.circuitState(route, state);
-    // A route's breaker is made, closed, by its first request: that is no news.
-    if (previous !== null) logger.warn({ route, state, previous }, 'the circuit breaker of a model route changed state');
+  const routes = new RouteTable({
+    providers,
+    named: modelsFile?.providers !== undefined,
+    configured: fileSettings.routes,
+    breaker: config.breaker,
+    onBreakerChange: (route, state, previous) => {
+      metrics.circuitState(route, state);
+      // A route's breaker is made, closed, by its first request: that is no news.
+      if (previous !== null) logger.warn({ route, state, previous }, 'the circuit breaker of a route changed state');
+    },
   });
-  const caller = new ResilientCaller((model) => providers.of(model), new RetryPolicy(config.retry), breakers, catalogue, {
+  const router = new Router(routes, new RetryPolicy(config.retry), catalogue, {
     retry: (reason) => metrics.retry(reason),
     upstreamError: (kind) => metrics.upstreamError(kind),
     fallback: (from, to, status) => logger.info({ from, to, upstreamStatus: status }, 'falling back to another model'),
+    attempted: (route, result) => metrics.routeAttempt(route.name, route.provider.id, attemptOutcome(result)),
   });
+  metrics.watchRoutes(() => routeReadings(routes, Date.now()));
   // With Redis every instance (a cluster worker too) counts against the fleet's buckets.
   const shared = config.redisUrl === null ? null : await startSharedLimiter(config.redisUrl, config.redisPrefix, metrics, logger);
   const { limiter, authThrottle } = rateLimits(config.rateLimits.authFailuresPerMinute, clusterWorker, logger, shared?.limiter ?? null);
@@ -172,8 +191,9 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
     keys,
     catalogue,
     providers,
-    breakers,
-    caller,
+    translators,
+    routes,
+    router,
     limiter,
     budgets,
     wallClock: overrides.wallClock ?? Date.now,
@@ -199,7 +219,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
         catalogue.close();
         await keys.close();
         await usage.close();
-        await Promise.all(providers.all.map((p) => p.client.close().catch(() => p.client.destroy())));
+        await Promise.all(providers.map((p) => p.client.close().catch(() => p.client.destroy())));
         await translatePool?.close();
         // Spend counted here while Redis did not answer goes to the fleet's counters if it answers now.
         await budgets.flush?.();

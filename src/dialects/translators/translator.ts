@@ -28,16 +28,14 @@ export interface ClientRequest {
 export type ProviderRequest =
   | {
       ok: true;
-      /** The provider path, query included. */
-      path: string;
       body: Buffer | string;
+      /** The value of the body's `model` member. */
+      model: string;
       /** The body is the client's own, in the provider's dialect: its headers are forwarded, not built. */
       forwarded: boolean;
       warnings: readonly TranslationWarning[];
       stream: boolean;
       includeUsage: boolean;
-      /** The conversation the request names, for session affinity (Responses: `prompt_cache_key`, else `session-id`). */
-      sessionKey?: string | null;
     }
   | { ok: false; message: string; param: string | null; code?: 'unsupported_parameter' };
 

@@ -6,10 +6,9 @@ import type { Stage } from '../compose.js';
 import type { Runtime } from '../runtime.js';
 import { requestCost } from '../../metering/cost.js';
 import { isModelSurface } from '../../policy/ratelimit/request-limits.js';
-import type { Providers } from '../../providers/provider.js';
 
 export function observeStage(rt: Runtime): Stage {
-  const { metrics, usage, accessLog, tracing, providers } = rt;
+  const { metrics, usage, accessLog, tracing } = rt;
   return async (ctx, next) => {
     const surface = ctx.route.surface;
     metrics.requestStarted(surface);
@@ -40,7 +39,7 @@ export function observeStage(rt: Runtime): Stage {
         generationSec: ctx.firstTokenAt === null ? null : (endedAt - ctx.firstTokenAt) / 1000,
         traceId: ctx.trace.traceId,
       });
-      if (ctx.trace.recording) endTrace(ctx, endedAt, status, outcome, providers);
+      if (ctx.trace.recording) endTrace(ctx, endedAt, status, outcome);
       for (const w of ctx.warnings) metrics.translationWarning(w.kind);
       // responses surface (issue 32): smallest change; the per-surface dialect facts will replace this switch.
       if (ctx.principal !== null && ctx.model !== null && isModelSurface(surface)) {
@@ -95,11 +94,12 @@ function outcomeOf(ctx: RequestContext, status: number): Outcome {
 }
 
 /** The server span's closing facts: what was asked, what answered, what it cost, and how it failed. */
-function endTrace(ctx: RequestContext, endedAt: number, status: number, outcome: Outcome, providers: Providers): void {
+function endTrace(ctx: RequestContext, endedAt: number, status: number, outcome: Outcome): void {
   const served = ctx.servedModel ?? ctx.model;
-  const provider = served === null ? null : providers.of(served);
+  const provider = ctx.servedRoute?.provider ?? null;
   const json = ctx.json;
-  const maxTokens = json === null ? undefined : ctx.route.surface === 'chat' ? (json.max_completion_tokens ?? json.max_tokens) : json.max_tokens;
+  const surface = ctx.route.surface;
+  const maxTokens = json === null ? undefined : surface === 'chat' ? (json.max_completion_tokens ?? json.max_tokens) : surface === 'responses' ? json.max_output_tokens : json.max_tokens;
   ctx.trace.end({
     endedAt,
     surface: ctx.route.surface,
@@ -114,7 +114,7 @@ function endTrace(ctx: RequestContext, endedAt: number, status: number, outcome:
     errorType: errorTypeOf(ctx, status, outcome),
     customer: ctx.principal?.customerName ?? null,
     keyId: ctx.principal?.keyId ?? null,
-    // Used only when no attempt was made: the route the model would have taken.
+    // The route that answered (null when no attempt got an answer through).
     route: provider?.id ?? null,
     provider: provider?.genAiProvider ?? null,
     firstTokenAt: ctx.firstTokenAt,

@@ -1,8 +1,12 @@
-// Answers the client from the provider's response through the route's translator (src/dialects/
-// translators/): a stream is relayed chunk by chunk as the provider sends it, anything else is read
-// whole and answered at once. Usage and translation warnings go to the context for metering.
+// Answers the client from the provider's response through the translator of the pair (the surface's
+// dialect, the dialect of the provider that answered; src/dialects/translators/): a stream is relayed
+// chunk by chunk as the provider sends it (through the provider's decoder when its streams have a
+// framing of their own), anything else is read whole and answered at once. Usage and translation
+// warnings go to the context for metering.
 import type { RequestContext } from '../context.js';
-import type { ResponseMeta, StreamTranslation, Translator } from '../../dialects/translators/translator.js';
+import type { ClientDialect, ResponseMeta, StreamTranslation } from '../../dialects/translators/translator.js';
+import type { StreamDecoder } from '../../providers/provider.js';
+import { retryAfterSeconds } from '../../policy/ratelimit/headers.js';
 import type { TokenUsage } from '../../metering/token-usage.js';
 import type { AnswerStream } from '../../upstream/answer-stream.js';
 import { collectAnswer } from '../../upstream/answer-stream.js';
@@ -12,11 +16,14 @@ import { relayAnswer } from '../relay/relay-answer.js';
 import type { Runtime } from '../runtime.js';
 import { addWarnings } from './translate-request.js';
 
-export function respondStage(rt: Runtime, translator: Translator): Stage {
-  const { metrics, providers } = rt;
+export function respondStage(rt: Runtime, dialect: ClientDialect): Stage {
+  const { metrics, translators, wallClock } = rt;
   return async (ctx) => {
     const upstream = ctx.upstreamResponse;
-    if (upstream === null) return;
+    const served = ctx.servedRoute;
+    if (upstream === null || served === null) return;
+    const provider = served.provider;
+    const translator = translators.get(dialect, provider.dialect);
     const { headers } = ctx;
     const status = upstream.statusCode;
     if (upstream.kind === 'stream' && status < 300 && translator.streams(status, ctx.stream)) {
@@ -24,20 +31,23 @@ export function respondStage(rt: Runtime, translator: Translator): Stage {
       const body = upstream.body;
       metrics.streamOpened(ctx.route.surface);
       try {
-        await relayStream(ctx, body, translation);
+        await relayStream(ctx, body, translation, provider.streamDecoder());
       } finally {
         metrics.streamClosed(ctx.route.surface);
       }
       return;
     }
-    // The provider that answered: the fallback's when one served the request.
-    const provider = providers.of(ctx.servedModel ?? ctx.model);
     // A JSON answer is at hand: awaiting it anyway would cost a microtask turn.
     const body = upstream.kind === 'buffered' ? upstream.body : await collectAnswer(upstream.body, provider.client.maxBufferedBytes);
     const answer =
       status < 300
         ? translator.success(status, body, responseMeta(ctx), upstream, headers)
         : translator.error(status, provider.scrubCredential(body), upstream, headers);
+    // A 429 goes back only when every route was out of headroom: the client waits for the first to be free.
+    if (ctx.retryAt !== null) {
+      headers['retry-after'] = retryAfterSeconds(ctx.retryAt - wallClock());
+      delete headers['retry-after-ms'];
+    }
     keepUsage(ctx, answer.usage);
     addWarnings(ctx, answer.warnings);
     // Read from the provider's own bytes, and only for a span that is kept.
@@ -52,17 +62,22 @@ function responseMeta(ctx: RequestContext): ResponseMeta {
   return { model: ctx.servedModel?.id ?? ctx.requestedModel ?? ctx.model?.id ?? '', includeUsage: ctx.includeUsage, clientBody: ctx.json };
 }
 
-async function relayStream(ctx: RequestContext, stream: AnswerStream, translation: StreamTranslation): Promise<void> {
+async function relayStream(ctx: RequestContext, stream: AnswerStream, translation: StreamTranslation, decoder: StreamDecoder | null): Promise<void> {
   const { res } = ctx;
   res.writeHead(200, ctx.headers);
-  const result = await relayAnswer(res, stream, ctx.cancellation, {
-    chunk(chunk) {
-      const out = translation.chunk(chunk);
-      if (ctx.firstTokenAt === null && translation.firstTokenSeen) ctx.firstTokenAt = performance.now();
-      return out;
-    },
-    end: () => translation.end(),
-  });
+  const chunk = (bytes: Buffer): string | Buffer => {
+    const out = translation.chunk(bytes);
+    if (ctx.firstTokenAt === null && translation.firstTokenSeen) ctx.firstTokenAt = performance.now();
+    return out;
+  };
+  const result = await relayAnswer(
+    res,
+    stream,
+    ctx.cancellation,
+    decoder === null
+      ? { chunk, end: () => translation.end() }
+      : { chunk: (bytes) => chunk(asBuffer(decoder.push(bytes))), end: () => concat(chunk(asBuffer(decoder.end())), translation.end()) },
+  );
   const tail = translation.close(result.end, result.error);
   keepUsage(ctx, translation.usage);
   addWarnings(ctx, translation.warnings);
@@ -85,4 +100,14 @@ function keepUsage(ctx: RequestContext, usage: TokenUsage | null): void {
   if (usage === null) return;
   ctx.usage = usage;
   ctx.usageSeen = true;
+}
+
+function asBuffer(bytes: Buffer | string): Buffer {
+  return typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
+}
+
+function concat(a: string | Buffer, b: string | Buffer): string | Buffer {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  return Buffer.concat([asBuffer(a), asBuffer(b)]);
 }

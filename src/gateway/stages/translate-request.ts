@@ -1,30 +1,43 @@
-// Turns the client's request into the provider's through the route's translator (src/dialects/
+// Turns the client's request into the provider dialect's through the surface's translator (src/dialects/
 // translators/): the messages surface's bytes go as they came, a chat request is translated. Every
 // change made to what the client asked for is reported in x-gateway-translation-warnings;
-// x-gateway-strict turns them into 400s. A fallback model gets the client's request translated again.
-import type { IncomingHttpHeaders } from 'node:http';
+// x-gateway-strict turns them into 400s. A fallback model, or a route of another provider dialect,
+// gets the client's request translated again when the router asks for it. The session the request
+// names seeds the order of the model's routes.
 import type { CatalogModel } from '../../catalog/model.js';
-import type { ClientRequest, ProviderRequest, Translator } from '../../dialects/translators/translator.js';
+import { SESSION_OF } from '../../dialects/sessions.js';
+import type { Translators } from '../../dialects/translators/registry.js';
+import type { ClientDialect, ClientRequest, ProviderDialect, ProviderRequest } from '../../dialects/translators/translator.js';
 import type { TranslationWarning } from '../../dialects/translators/warnings.js';
 import { GatewayError } from '../../dialects/errors/codes.js';
-import type { ReplayableRequest } from '../../policy/resilience/fallback.js';
-import type { Provider, Providers } from '../../providers/provider.js';
+import type { DialectCall } from '../../policy/routing/router.js';
+import { randomSeed, sessionSeed } from '../../policy/routing/rendezvous.js';
 import { parsedBody, type RequestContext } from '../context.js';
 import type { Stage } from '../compose.js';
 import type { Runtime } from '../runtime.js';
 
 export const WARNINGS_HEADER = 'x-gateway-translation-warnings';
 
-export function translateRequestStage(rt: Runtime, translator: Translator, options: { allowFallback: boolean }): Stage {
-  const { providers } = rt;
+/** Every provider dialect the requested model is first tried in: all routes speak the Messages API today. */
+const FIRST_DIALECT: ProviderDialect = 'anthropic';
+
+export interface TranslateOptions {
+  readonly dialect: ClientDialect;
+  readonly operation: DialectCall['operation'];
+  /** False where another model would answer a different question (count_tokens). */
+  readonly allowFallback: boolean;
+}
+
+export function translateRequestStage(rt: Runtime, options: TranslateOptions): Stage {
+  const translator = rt.translators.get(options.dialect, FIRST_DIALECT);
   return (ctx, next) => {
     const model = ctx.model;
     if (model === null) throw new Error('translateRequestStage: no model was resolved');
     const client = clientRequestOf(ctx, parsedBody(ctx));
     const t = translator.request(client, model, false);
     if (!t.ok) throw refusal(t);
-    applyTranslation(ctx, providers.of(model), t);
-    ctx.readdress = options.allowFallback ? (to) => readdressed(providers, translator, client, ctx.req.headers, to) : null;
+    applyTranslation(ctx, options.operation, t);
+    prepareRouting(ctx, rt.translators, client, options);
     return next(ctx);
   };
 }
@@ -37,42 +50,46 @@ export function strictRequested(ctx: RequestContext): boolean {
   return ctx.req.headers['x-gateway-strict'] === 'true';
 }
 
-/** The request for a fallback model: the client's request translated again, for that model. */
-export function readdressed(
-  providers: Providers,
-  translator: Translator,
-  client: ClientRequest,
-  incoming: IncomingHttpHeaders,
-  model: CatalogModel,
-): ReplayableRequest | null {
-  const t = translator.request(client, model, true);
-  return t.ok ? providerCall(providers.of(model), t, incoming) : null;
-}
-
 /** The 400 for a request the translation refused. */
 export function refusal(t: { message: string; param: string | null; code?: 'unsupported_parameter' }): GatewayError {
   return new GatewayError(t.code ?? 'invalid_request', t.message, { param: t.param });
 }
 
-/** Takes a translated request into the context. */
-export function applyTranslation(ctx: RequestContext, provider: Provider, t: ProviderRequest & { ok: true }): void {
+/** Takes the request translated for the requested model into the context. */
+export function applyTranslation(ctx: RequestContext, operation: DialectCall['operation'], t: ProviderRequest & { ok: true }): void {
   ctx.stream = t.stream;
   ctx.includeUsage = t.includeUsage;
-  ctx.sessionKey = t.sessionKey ?? null;
   if (t.warnings.length > 0) {
     ctx.warnings = t.warnings;
     ctx.headers[WARNINGS_HEADER] = warningsHeaderValue(t.warnings);
   }
-  ctx.upstreamRequest = providerCall(provider, t, ctx.req.headers);
+  ctx.call = dialectCall(ctx, operation, t);
 }
 
-function providerCall(provider: Provider, t: ProviderRequest & { ok: true }, incoming: IncomingHttpHeaders): ReplayableRequest {
-  return {
-    method: 'POST',
-    path: t.path,
-    headers: t.forwarded ? provider.forwardedHeaders(incoming) : provider.builtHeaders(incoming),
-    body: t.body,
+/**
+ * What the router needs besides the call: how to translate the client's request again for another
+ * model or provider dialect (`client()` gives the client's request, parsed when first needed), and
+ * the seed of the route order.
+ */
+export function prepareRouting(ctx: RequestContext, translators: Translators, client: ClientRequest | (() => ClientRequest), options: TranslateOptions): void {
+  const model = ctx.model!;
+  const first = ctx.call!;
+  let request: ClientRequest | null = typeof client === 'function' ? null : client;
+  const clientRequest = () => (request ??= (client as () => ClientRequest)());
+  ctx.callFor = (to: CatalogModel, dialect: ProviderDialect) => {
+    if (to === model && dialect === FIRST_DIALECT) return first;
+    if (to !== model && !options.allowFallback) return null;
+    const t = translators.get(options.dialect, dialect).request(clientRequest(), to, to !== model);
+    return t.ok ? dialectCall(ctx, options.operation, t) : null;
   };
+  const principal = ctx.principal;
+  const session = principal === null || ctx.json === null ? null : SESSION_OF[options.dialect](ctx.json, ctx.req.headers);
+  ctx.session = session !== null;
+  ctx.seed = session === null ? randomSeed() : sessionSeed(principal!.keyId, session);
+}
+
+function dialectCall(ctx: RequestContext, operation: DialectCall['operation'], t: ProviderRequest & { ok: true }): DialectCall {
+  return { operation, body: t.body, forwarded: t.forwarded, bodyModel: t.model, stream: t.stream, query: ctx.query, incoming: ctx.req.headers };
 }
 
 /** Adds warnings found while answering (the header only while it can still be sent). */

@@ -4,13 +4,9 @@
 import type { CatalogModel } from '../../catalog/model.js';
 import type { Principal } from '../../keys/principal.js';
 import { mayUseModel } from '../../keys/principal.js';
-import type { UpstreamRequest } from '../../upstream/client.js';
+import type { ReplayableRequest } from '../../upstream/client.js';
 
-/**
- * What the gateway sends through the resilient caller: a body held whole in memory, so a retry or a
- * fallback can send it again. (Only the local proxy streams a body, and it does not retry.)
- */
-export type ReplayableRequest = Omit<UpstreamRequest, 'body'> & { body: Buffer | string };
+export type { ReplayableRequest };
 
 export interface ModelLookup {
   resolve(name: string): CatalogModel | null;

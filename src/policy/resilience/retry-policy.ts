@@ -25,6 +25,11 @@ export class RetryPolicy {
     return this.settings.deadlineMs;
   }
 
+  /** The longest `retry-after` worth waiting for; beyond it the provider's answer is the client's. */
+  get retryAfterCapMs(): number {
+    return this.settings.retryAfterCapMs;
+  }
+
   /**
    * How long to wait before attempt number `attempt + 1` (attempt counts from 0), or null when the
    * provider asked for a longer pause than the cap: then its answer is the client's answer.

@@ -20,10 +20,10 @@ t.test('a single process keeps its own limiter, and a throttle only when failure
   const uncounted = await buildRuntime(loadConfig({ ...env, GATEWAY_AUTH_FAILURES_PER_MINUTE: '0' }));
   t.teardown(() => uncounted.close());
   t.equal(uncounted.runtime.authThrottle, null, 'GATEWAY_AUTH_FAILURES_PER_MINUTE=0: no throttle');
-  t.not(uncounted.runtime.breakers, counted.runtime.breakers, 'each runtime has services of its own');
+  t.not(uncounted.runtime.routes, counted.runtime.routes, 'each runtime has services of its own');
 });
 
-t.test('/readyz reports the breakers the model routes use', async (t) => {
+t.test('/readyz reports the breakers the routes use', async (t) => {
   const h = await startHarness();
   t.teardown(() => h.close());
   const { key } = await h.createKey();
@@ -32,7 +32,7 @@ t.test('/readyz reports the breakers the model routes use', async (t) => {
     headers: bearer(key),
   });
   t.equal(res.status, 200, res.text);
-  t.same(h.runtime.breakers.states(), { [HAIKU]: 'closed' }, 'the call made its route’s breaker in the runtime’s registry');
+  t.same(h.runtime.routes.all().map((s) => [s.route.name, s.breaker.state]), [[HAIKU, 'closed']], 'the call made its route (and its breaker) in the runtime’s table');
   const ready = await call(`${h.url}/readyz`);
   t.same(ready.json().circuits, { [HAIKU]: 'closed' });
 });

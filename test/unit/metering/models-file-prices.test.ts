@@ -2,7 +2,10 @@ import t, { type Test } from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Catalogue } from '../../../src/catalog/catalogue.js';
-import { loadModelsFile } from '../../../src/catalog/load-models-file.js';
+import { modelsFileSettings } from '../../../src/catalog/load-models-file.js';
+import { readModelsFile } from '../../../src/config/models-file.js';
+
+const loadModelsFile = (path: string) => modelsFileSettings(readModelsFile(path)).models;
 import { DEFAULT_MODELS } from '../../../src/catalog/model.js';
 import { LIST_PRICES } from '../../../src/metering/list-prices.js';
 

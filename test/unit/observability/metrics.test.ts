@@ -242,7 +242,8 @@ t.test('every gateway metric name follows the conventions', async (t) => {
     if (name.endsWith('_total')) continue;
     // `_up` as in Prometheus's own `up`: 1 while a dependency answers. Counts of things in use or waiting
     // name the thing (connections, calls, rows). `_ratio` for a share (Prometheus' own convention for 0..1).
-    t.ok(/_(seconds|requests|streams|state|up|connections|calls|rows|ratio)$/.test(name), `${name}: unit or noun suffix`);
+    // `_remaining`: what a provider reports left of a limit, in the unit its `kind` label names.
+    t.ok(/_(seconds|requests|streams|state|up|connections|calls|rows|ratio|remaining)$/.test(name), `${name}: unit or noun suffix`);
   }
 });
 

@@ -31,7 +31,7 @@ export const chatToAnthropic: Translator = {
 /** The Messages request for `model`; a fallback translates the client's request again, for its model. */
 function chatRequest(client: ClientRequest, model: ModelTraits): ProviderRequest {
   const t = translateChatRequest(client.json, model, { strict: client.strict });
-  return t.ok ? messagesRequest(stringifyMessagesRequest(t.request), t) : t;
+  return t.ok ? messagesRequest(stringifyMessagesRequest(t.request), model.id, t) : t;
 }
 
 function completion(_status: number, body: Buffer, meta: ResponseMeta, _head: AnswerHead, headers: OutgoingHttpHeaders): ClientResponse {

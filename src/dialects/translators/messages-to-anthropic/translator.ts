@@ -10,28 +10,26 @@ import { answerFactsOfMessageBody } from '../../anthropic/answer-facts.js';
 import { NO_WARNINGS } from '../warnings.js';
 import type { AnswerFacts, AnswerHead, ClientResponse, ClientRequest, RelayEnd, ProviderRequest, StreamTranslation, Translator } from '../translator.js';
 
-/** `providerPath`: where the route's requests go (/v1/messages or /v1/messages/count_tokens). */
-export function messagesToAnthropic(providerPath: string): Translator {
-  return {
-    client: 'messages',
-    provider: 'anthropic',
-    request: (client, model, fallback) => passThroughRequest(providerPath, client, model, fallback),
-    // Only a 200 event stream is relayed as one; anything else is read whole and passed back.
-    streams: (status) => status === 200,
-    stream(_meta, head, headers) {
-      passBackHeaders(head, headers);
-      headers['cache-control'] = 'no-cache';
-      return new PassThroughStream();
-    },
-    success: (status, body, _meta, head, headers) => wholeResponse(status, body, usageFromMessageBody(body), head, headers),
-    error: (status, body, head, headers) => wholeResponse(status, body, null, head, headers),
-    answer: answerFactsOfMessageBody,
-  };
-}
+export const messagesToAnthropic: Translator = {
+  client: 'messages',
+  provider: 'anthropic',
+  request: passThroughRequest,
+  // Only a 200 event stream is relayed as one; anything else is read whole and passed back.
+  streams: (status) => status === 200,
+  stream(_meta, head, headers) {
+    passBackHeaders(head, headers);
+    headers['cache-control'] = 'no-cache';
+    return new PassThroughStream();
+  },
+  success: (status, body, _meta, head, headers) => wholeResponse(status, body, usageFromMessageBody(body), head, headers),
+  error: (status, body, head, headers) => wholeResponse(status, body, null, head, headers),
+  answer: answerFactsOfMessageBody,
+};
 
-function passThroughRequest(path: string, client: ClientRequest, model: ModelTraits, fallback: boolean): ProviderRequest {
+function passThroughRequest(client: ClientRequest, model: ModelTraits, fallback: boolean): ProviderRequest {
   const body = fallback ? readdressed(client.json, model) : client.body;
-  return { ok: true, path: path + client.query, body, forwarded: true, warnings: NO_WARNINGS, stream: client.json.stream === true, includeUsage: false };
+  const named = fallback ? model.id : String(client.json.model);
+  return { ok: true, body, model: named, forwarded: true, warnings: NO_WARNINGS, stream: client.json.stream === true, includeUsage: false };
 }
 
 /** The client's request for another model: `model` replaced, sampling fields it would refuse left out. */

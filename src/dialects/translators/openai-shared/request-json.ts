@@ -10,7 +10,6 @@
 import { BoundedMemo } from '../../../lib/json/bounded-memo.js';
 import { quoteJson } from '../../../lib/json/quote.js';
 import type { MessagesRequest } from '../../anthropic/wire.js';
-import { ANTHROPIC } from '../../anthropic/api.js';
 import type { ProviderRequest } from '../translator.js';
 import type { TranslationWarning } from '../warnings.js';
 import {  } from './invalid.js';
@@ -23,18 +22,10 @@ export function stringifyMessagesRequest(request: MessagesRequest): string {
 /** A translated Messages body as the provider request (inline, or serialised by a translation worker). */
 export function messagesRequest(
   body: string | Buffer,
-  decisions: { warnings: readonly TranslationWarning[]; stream: boolean; includeUsage: boolean; sessionKey?: string | null },
+  model: string,
+  decisions: { warnings: readonly TranslationWarning[]; stream: boolean; includeUsage: boolean },
 ): ProviderRequest & { ok: true } {
-  return {
-    ok: true,
-    path: ANTHROPIC.messagesPath,
-    body,
-    forwarded: false,
-    warnings: decisions.warnings,
-    stream: decisions.stream,
-    includeUsage: decisions.includeUsage,
-    sessionKey: decisions.sessionKey ?? null,
-  };
+  return { ok: true, body, model, forwarded: false, warnings: decisions.warnings, stream: decisions.stream, includeUsage: decisions.includeUsage };
 }
 
 type ItemWriter = (value: unknown) => string | undefined;

@@ -2,6 +2,7 @@
 // provider's message becomes a `response` object, its event stream the Responses event stream (SSE
 // parse → event translation → SSE frames per provider chunk), its error the chat error shape with
 // the same status (the shape the OpenAI service answers both formats' errors in).
+import { sessionHeader } from './session.js';
 import { answerFactsOfMessageBody } from '../../anthropic/answer-facts.js';
 import { isRecord } from '../../../lib/is-record.js';
 import type { ClientRequest, ProviderRequest, Translator } from '../translator.js';
@@ -18,7 +19,6 @@ import { ResponsesStreamTranslator } from './stream.js';
 import { toolNamesOf } from './tool-names.js';
 
 /** The headers naming the conversation when the body has no `prompt_cache_key` (Codex writes `session_id`). */
-const SESSION_HEADERS = ['session-id', 'session_id'];
 
 export const responsesToAnthropic: Translator = {
   client: 'responses',
@@ -47,15 +47,11 @@ export const responsesToAnthropic: Translator = {
 /** The Messages request for `model`; a fallback translates the client's request again, for its model. */
 function responsesRequest(client: ClientRequest, model: ModelTraits): ProviderRequest {
   const t = translateResponsesRequest(client.json, model, { strict: client.strict, sessionHeader: sessionHeaderOf(client) });
-  return t.ok ? messagesRequest(stringifyMessagesRequest(t.request), { ...t, includeUsage: false }) : t;
+  return t.ok ? messagesRequest(stringifyMessagesRequest(t.request), model.id, { ...t, includeUsage: false }) : t;
 }
 
 function sessionHeaderOf(client: ClientRequest): string | undefined {
-  for (const name of SESSION_HEADERS) {
-    const v = client.headers[name];
-    if (typeof v === 'string') return v;
-  }
-  return undefined;
+  return sessionHeader(client.headers);
 }
 
 function nowSeconds(): number {

@@ -5,10 +5,8 @@ import type { RequestContext } from '../../context.js';
 import { GatewayError } from '../../../dialects/errors/codes.js';
 import type { Next, Stage } from '../../compose.js';
 import type { Runtime } from '../../runtime.js';
-import type { ClientRequest } from '../../../dialects/translators/translator.js';
-import { chatToAnthropic } from '../../../dialects/translators/chat-to-anthropic/translator.js';
 import { messagesRequest } from '../../../dialects/translators/openai-shared/request-json.js';
-import { applyTranslation, clientRequestOf, readdressed, refusal, strictRequested } from '../translate-request.js';
+import { applyTranslation, clientRequestOf, prepareRouting, refusal, strictRequested, type TranslateOptions } from '../translate-request.js';
 import type { TranslatePool } from '../../offload/pool.js';
 import { headAsBody } from '../../offload/tasks.js';
 
@@ -35,20 +33,15 @@ export function offloadParseStage(rt: Runtime, pool: TranslatePool, inline: Stag
   };
 }
 
-export function offloadTranslateStage(rt: Runtime, pool: TranslatePool, inline: Stage): Stage {
-  const { providers } = rt;
+export function offloadTranslateStage(rt: Runtime, pool: TranslatePool, inline: Stage, options: TranslateOptions): Stage {
   const offload = async (ctx: RequestContext, body: Buffer, next: Next): Promise<void> => {
     const model = ctx.model;
     if (model === null) throw new Error('offloadTranslateStage: no model was resolved');
     const result = await pool.translate(body, model, strictRequested(ctx));
     if (!result.ok) throw refusal(result);
-    applyTranslation(ctx, providers.of(model), messagesRequest(Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength), result));
+    applyTranslation(ctx, options.operation, messagesRequest(Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength), model.id, result));
     // ctx.json holds only the body's head: a fallback (rare) parses the whole body, on the main thread.
-    let client: ClientRequest | null = null;
-    ctx.readdress = (to) => {
-      client ??= clientRequestOf(ctx, JSON.parse(body.toString('utf8')) as Record<string, unknown>);
-      return readdressed(providers, chatToAnthropic, client, ctx.req.headers, to);
-    };
+    prepareRouting(ctx, rt.translators, () => clientRequestOf(ctx, JSON.parse(body.toString('utf8')) as Record<string, unknown>), options);
     return next(ctx);
   };
   return (ctx, next) => {

@@ -2,6 +2,8 @@
 import { endJson } from '../../../lib/json-response.js';
 import type { Stage } from '../../compose.js';
 import type { Runtime } from '../../runtime.js';
+import { routeView } from '../../../policy/routing/route-view.js';
+import type { RouteState } from '../../../policy/routing/route-state.js';
 
 function json(status: number, body: unknown): Stage {
   const text = JSON.stringify(body);
@@ -11,7 +13,7 @@ function json(status: number, body: unknown): Stage {
 export const healthzStage: Stage = json(200, { status: 'ok' });
 
 export function readyzStage(rt: Runtime): Stage {
-  const { breakers } = rt;
+  const { routes, wallClock } = rt;
   return async (ctx) => {
     rt.lifecycle.readinessAskedAt = performance.now();
     const database = (await rt.stores.ready()).database === 'up';
@@ -25,9 +27,10 @@ export function readyzStage(rt: Runtime): Stage {
       database: database ? 'ok' : 'unreachable',
       upstream: rt.simulated ? 'simulator' : 'configured',
       models: rt.catalogue.live ? 'live' : 'configured',
-      // Detail only, per model route: an open circuit is the upstream's trouble, and taking this
-      // instance out of the load balancer would not help.
-      circuits: breakers.states(),
+      // Detail only, per route: an open circuit or a route out of headroom is the upstream's trouble,
+      // and taking this instance out of the load balancer would not help.
+      circuits: circuitStates(routes.all()),
+      routes: routes.all().map((state) => routeView(state, wallClock())),
     });
     endJson(ctx.res, ready ? 200 : 503, body, ctx.headers);
   };
@@ -45,4 +48,12 @@ export function metricsStage(rt: Runtime): Stage {
 /** Prometheus asks for OpenMetrics first (`Accept: application/openmetrics-text;version=1.0.0;q=0.5,...,text/plain;...`). */
 function asksForOpenMetrics(accept: string | undefined): boolean {
   return accept !== undefined && accept.includes('application/openmetrics-text');
+}
+
+/** Route name → circuit state, for every route that exists so far. */
+function circuitStates(states: readonly RouteState[]): Record<string, string> {
+  // No prototype: a route named like an Object property stays a plain entry.
+  const out: Record<string, string> = Object.create(null);
+  for (const s of states) out[s.route.name] = s.breaker.state;
+  return out;
 }

@@ -66,3 +66,17 @@ t.test('on generated objects the edit equals parse, delete, add', async (t) => {
   );
   t.pass('1000 generated bodies agree');
 });
+
+t.test('set: a value replaced in place, every other byte kept; absent, appended; unchanged, the same Buffer', async (t) => {
+  const cases: Array<[string, string, string]> = [
+    ['in place', '{"model":"claude-sonnet-4-6", "max_tokens":5}', '{"model":"claude-sonnet-4-6-eu", "max_tokens":5}'],
+    ['spacing around the colon kept', '{ "a":1 , "model" :  "x" }', '{ "a":1 , "model" :  "claude-sonnet-4-6-eu" }'],
+    ['escaped name', '{"\\u006dodel":"x"}', '{"\\u006dodel":"claude-sonnet-4-6-eu"}'],
+    ['absent: appended', '{"a":1}', '{"a":1,"model":"claude-sonnet-4-6-eu"}'],
+    ['nested members of the same name left alone', '{"o":{"model":1},"model":2}', '{"o":{"model":1},"model":"claude-sonnet-4-6-eu"}'],
+  ];
+  for (const [name, input, want] of cases) t.equal(editMembers(Buffer.from(input), { set: [['model', 'claude-sonnet-4-6-eu']] }).toString(), want, name);
+  const same = Buffer.from('{"model":"x"}');
+  t.equal(editMembers(same, { set: [['model', 'x']] }), same);
+  t.equal(editMembers(Buffer.from('{"model":"x","stream":true}'), { remove: ['stream', 'model'], set: [['model', 'y']] }).toString(), '{"model":"y"}', 'set wins over remove');
+});

@@ -1,20 +1,20 @@
-// The resilient caller against the real simulator over real sockets: retries, fallbacks, the
-// circuit breaker, deadlines and cancellation.
+// The router against the real simulator over real sockets, one route per model (a gateway without
+// configured providers): retries, fallbacks, the circuit breaker, deadlines and cancellation. The
+// failover between several routes has its own tests (failover.test.ts).
 import t from 'tap';
 import type { Test } from 'tap';
 import type { CatalogModel } from '../../../../src/catalog/model.js';
 import { DEFAULT_MODELS } from '../../../../src/catalog/model.js';
 import type { BreakerSettings, RetrySettings } from '../../../../src/config/config.js';
-import type { CallOutcome } from '../../../../src/policy/resilience/resilient-call.js';
-import { ResilientCaller } from '../../../../src/policy/resilience/resilient-call.js';
 import { RetryPolicy } from '../../../../src/policy/resilience/retry-policy.js';
-import { RouteBreakers } from '../../../../src/policy/resilience/route-breakers.js';
+import { RouteTable } from '../../../../src/policy/routing/route-table.js';
+import type { RouteOutcome } from '../../../../src/policy/routing/router.js';
+import { Router } from '../../../../src/policy/routing/router.js';
+import { createAnthropicProvider } from '../../../../src/providers/anthropic/anthropic-provider.js';
 import { startSimulator } from '../../../../src/apps/simulator/index.js';
 import type { Simulator } from '../../../../src/apps/simulator/index.js';
 import { Cancellation } from '../../../../src/upstream/cancellation.js';
-import { UpstreamClient } from '../../../../src/upstream/client.js';
 import { ExchangeCancelled } from '../../../../src/upstream/exchange.js';
-import { builtRequestHeaders } from '../../../../src/providers/anthropic/headers.js';
 import { closedPort } from '../../../integration/resilience/fixtures/closed-port.js';
 import type { RequestTrace } from '../../../../src/observability/tracing/request-trace.js';
 
@@ -27,55 +27,57 @@ const RETRY: RetrySettings = { attempts: 3, baseDelayMs: 0, maxDelayMs: 0, retry
 
 interface Rig {
   sim: Simulator;
-  caller: ResilientCaller;
-  breakers: RouteBreakers;
+  routes: RouteTable;
   events: string[];
-  call(model?: CatalogModel, opts?: { cancellation?: Cancellation; allowFallback?: boolean; allowed?: Set<string>; trace?: RequestTrace }): Promise<CallOutcome>;
+  call(model?: CatalogModel, opts?: { cancellation?: Cancellation; allowFallback?: boolean; allowed?: Set<string>; trace?: RequestTrace }): Promise<RouteOutcome>;
 }
 
 async function rig(t: Test, retry: Partial<RetrySettings> = {}, breaker: Partial<BreakerSettings> = {}, baseUrl?: string): Promise<Rig> {
   const sim = await startSimulator({ port: 0, host: '127.0.0.1', record: true });
-  const upstream = new UpstreamClient(baseUrl ?? sim.url, { connections: 4, connectTimeoutMs: 2000, headersTimeoutMs: 5000, bodyTimeoutMs: 5000 });
+  const provider = createAnthropicProvider('anthropic', { baseUrl: baseUrl ?? sim.url, apiKey: 'sk-test' }, { connections: 4, connectTimeoutMs: 2000, headersTimeoutMs: 5000, bodyTimeoutMs: 5000 });
   t.teardown(async () => {
-    await upstream.destroy();
+    await provider.client.destroy();
     await sim.close();
   });
   const events: string[] = [];
   const settings: BreakerSettings = { minCalls: 100, failurePercent: 50, windowMs: 60_000, coolDownMs: 60_000, ...breaker };
-  const breakers = new RouteBreakers(settings, (route, s) => events.push(`state:${route}:${s}`));
-  const caller = new ResilientCaller(() => ({ id: 'anthropic', genAiProvider: 'anthropic', client: upstream }), new RetryPolicy({ ...RETRY, ...retry }, () => 0), breakers, catalogue, {
+  const routes = new RouteTable({ providers: [provider], named: false, configured: new Map(), breaker: settings, onBreakerChange: (route, s) => events.push(`state:${route}:${s}`) });
+  const router = new Router(routes, new RetryPolicy({ ...RETRY, ...retry }, () => 0), catalogue, {
     retry: (reason) => events.push(`retry:${reason}`),
     upstreamError: (kind) => events.push(`error:${kind}`),
     fallback: (from, to, status) => events.push(`fallback:${from}>${to}:${status}`),
   });
   return {
     sim,
-    caller,
-    breakers,
+    routes,
     events,
     call(model = sonnet, opts = {}) {
-      const body = JSON.stringify({ model: model.id, max_tokens: 8, messages: [{ role: 'user', content: 'hello' }] });
-      const request = { method: 'POST' as const, path: '/v1/messages', headers: builtRequestHeaders(null, 'sk-test'), body };
-      return caller.call({
-        request,
-        cancellation: opts.cancellation ?? new Cancellation(),
+      const body = (m: CatalogModel) => JSON.stringify({ model: m.id, max_tokens: 8, messages: [{ role: 'user', content: 'hello' }] });
+      const callOf = (m: CatalogModel) => ({ operation: 'messages' as const, body: body(m), forwarded: false, bodyModel: m.id, stream: false, query: '', incoming: {} });
+      return router.call({
         model,
-        // The gateway translates the client's request again for a fallback; here the model is swapped in.
-        readdress: opts.allowFallback === false ? null : (to) => ({ ...request, body: body.replace(JSON.stringify(model.id), JSON.stringify(to.id)) }),
         principal: opts.allowed ? { keyId: 'k', customerId: 'c', customerName: 'c', allowedModels: opts.allowed, rpm: null, tpm: null, customerLimits: null, keyBudget: null, customerBudget: null } : null,
+        seed: 0,
+        session: false,
+        cancellation: opts.cancellation ?? new Cancellation(),
+        // The gateway translates the client's request again for a fallback; here the model is swapped in.
+        callFor: (m) => callOf(m),
+        fallbacks: opts.allowFallback !== false,
         trace: opts.trace,
       });
     },
   };
 }
 
-async function statusOf(outcome: CallOutcome): Promise<number | string> {
+async function statusOf(outcome: RouteOutcome): Promise<number | string> {
   if (outcome.kind !== 'response') return outcome.kind;
   if (outcome.response.kind === 'stream') outcome.response.body.cancel(new ExchangeCancelled());
   return outcome.response.statusCode;
 }
 
 const modelsSent = (sim: Simulator) => sim.received.map((r) => JSON.parse(r.body.toString('utf8')).model as string);
+const breakerOf = (r: Rig, m: CatalogModel) => r.routes.routesOf(m)[0]!.breaker;
+const states = (r: Rig) => Object.fromEntries(r.routes.all().map((s) => [s.route.name, s.breaker.state]));
 
 t.test('a transient status is retried, then the answer is the good one', async (t) => {
   const r = await rig(t);
@@ -159,7 +161,7 @@ t.test('a model that keeps failing falls back to the next in the catalogue', asy
   const r = await rig(t);
   r.sim.injectFault({ kind: 'status', status: 529, retryAfter: 0 }, 3);
   const outcome = await r.call(opus);
-  t.equal(outcome.kind === 'response' && outcome.model?.id, 'claude-sonnet-4-6');
+  t.equal(outcome.kind === 'response' && outcome.model.id, 'claude-sonnet-4-6');
   t.equal(await statusOf(outcome), 200);
   t.same(modelsSent(r.sim), ['claude-opus-4-7', 'claude-opus-4-7', 'claude-opus-4-7', 'claude-sonnet-4-6']);
   t.ok(r.events.includes('fallback:claude-opus-4-7>claude-sonnet-4-6:529'));
@@ -180,14 +182,15 @@ t.test('connection refused is retried, then reported as a connect failure', asyn
   const port = await closedPort();
   const r = await rig(t, {}, {}, `http://127.0.0.1:${port}`);
   const outcome = await r.call();
-  t.same(outcome, { kind: 'failed', failure: 'connect' });
+  t.same(outcome.kind === 'failed' && outcome.failure, 'connect');
   t.same(r.events.filter((e) => !e.startsWith('state')), ['error:connect', 'retry:connect', 'error:connect', 'retry:connect', 'error:connect']);
 });
 
 t.test('a reset before headers is not retried: the provider may have the request', async (t) => {
   const r = await rig(t);
   r.sim.injectFault({ kind: 'reset-before-headers' });
-  t.same(await r.call(), { kind: 'failed', failure: 'reset' });
+  const outcome = await r.call();
+  t.same(outcome.kind === 'failed' && outcome.failure, 'reset');
   t.equal(r.sim.received.length, 1);
 });
 
@@ -196,24 +199,24 @@ t.test('a route whose every call failed fails fast without calling; other models
   r.sim.injectFault({ kind: 'status', status: 500 }, 2);
   t.equal(await statusOf(await r.call()), 500);
   t.equal(await statusOf(await r.call()), 500);
-  t.equal(r.breakers.of(sonnet).state, 'open');
+  t.equal(breakerOf(r, sonnet).state, 'open');
   const outcome = await r.call();
   t.equal(outcome.kind, 'circuit_open');
   t.ok(outcome.kind === 'circuit_open' && outcome.retryAfterMs > 0);
   t.equal(r.sim.received.length, 2, 'nothing sent while open');
   const haiku = models.get('claude-haiku-4-5-20251001')!;
   t.equal(await statusOf(await r.call(haiku)), 200, "another model's route is closed");
-  t.same(r.breakers.states(), { 'claude-sonnet-4-6': 'open', 'claude-haiku-4-5-20251001': 'closed' });
+  t.same(states(r), { 'claude-sonnet-4-6': 'open', 'claude-haiku-4-5-20251001': 'closed' });
 });
 
 t.test('retries count once per request: a request its retries rescued is a success', async (t) => {
   const r = await rig(t, { attempts: 3 }, { minCalls: 2 });
   r.sim.injectFault({ kind: 'status', status: 529, retryAfter: 0 }, 2);
   t.equal(await statusOf(await r.call()), 200);
-  t.equal(r.breakers.of(sonnet).state, 'closed', 'two failed attempts, one request served: one success');
+  t.equal(breakerOf(r, sonnet).state, 'closed', 'two failed attempts, one request served: one success');
   r.sim.injectFault({ kind: 'status', status: 529, retryAfter: 0 }, 3);
   t.equal(await statusOf(await r.call()), 529);
-  t.equal(r.breakers.of(sonnet).state, 'open', '1 of 2 requests failed: 50%');
+  t.equal(breakerOf(r, sonnet).state, 'open', '1 of 2 requests failed: 50%');
   t.equal(r.sim.received.length, 6);
 });
 
@@ -222,9 +225,9 @@ t.test('an open route with a fallback the key may use: the fallback serves, the 
   r.sim.injectFault({ kind: 'status', status: 529, retryAfter: 0 }, 2);
   await statusOf(await r.call(opus, { allowFallback: false }));
   await statusOf(await r.call(opus, { allowFallback: false }));
-  t.equal(r.breakers.of(opus).state, 'open');
+  t.equal(breakerOf(r, opus).state, 'open');
   const outcome = await r.call(opus);
-  t.equal(outcome.kind === 'response' && outcome.model?.id, 'claude-sonnet-4-6');
+  t.equal(outcome.kind === 'response' && outcome.model.id, 'claude-sonnet-4-6');
   t.equal(await statusOf(outcome), 200);
   t.same(modelsSent(r.sim), ['claude-opus-4-7', 'claude-opus-4-7', 'claude-sonnet-4-6']);
   t.equal(await statusOf(await r.call(opus, { allowed: new Set([opus.id]) })), 'circuit_open', 'a key without the fallback fails fast');
@@ -235,7 +238,7 @@ t.test('an open route that is busy, not down, still takes requests with nowhere 
   r.sim.injectFault({ kind: 'status', status: 503, retryAfter: 0 }, 3);
   t.equal(await statusOf(await r.call()), 503);
   t.equal(await statusOf(await r.call()), 200);
-  t.equal(r.breakers.of(sonnet).state, 'open');
+  t.equal(breakerOf(r, sonnet).state, 'open');
   r.sim.injectFault({ kind: 'status', status: 503, retryAfter: 0 }, 3);
   t.equal(await statusOf(await r.call()), 503, 'the upstream answer goes back');
   t.equal(r.sim.received.length, 5, 'one attempt: a route that is not closed gets no retries');
@@ -249,7 +252,7 @@ t.test('a dead route recovers through one probe after the cool-down', async (t) 
   t.equal(await statusOf(await r.call()), 'circuit_open');
   await new Promise((res) => setTimeout(res, 120));
   t.equal(await statusOf(await r.call()), 200, 'the probe');
-  t.equal(r.breakers.of(sonnet).state, 'closed');
+  t.equal(breakerOf(r, sonnet).state, 'closed');
   t.same(r.events.filter((e) => e.startsWith('state')), [
     'state:claude-sonnet-4-6:closed',
     'state:claude-sonnet-4-6:open',
@@ -280,5 +283,13 @@ t.test('a client abort while waiting for headers is a cancellation, not a failur
   while (r.sim.received.length === 0) await new Promise((res) => setImmediate(res));
   ac.cancel();
   t.same(await pending, { kind: 'cancelled' });
-  t.equal(r.breakers.of(sonnet).state, 'closed', 'the breaker learnt nothing from it');
+  t.equal(breakerOf(r, sonnet).state, 'closed', 'the breaker learnt nothing from it');
+});
+
+t.test('the number of routes is bounded: past the cap, models without routes share one', async (t) => {
+  const r = await rig(t);
+  const { MAX_ROUTES, SHARED_ROUTE } = await import('../../../../src/policy/routing/route-table.js');
+  for (let i = 0; i < MAX_ROUTES + 50; i++) r.routes.routesOf({ ...sonnet, id: `m-${i}` });
+  t.equal(r.routes.all().length, MAX_ROUTES + 1, 'the cap, and the shared route');
+  t.equal(r.routes.routesOf({ ...sonnet, id: 'one-more' })[0]!.route.name, SHARED_ROUTE);
 });
