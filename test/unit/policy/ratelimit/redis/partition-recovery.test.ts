@@ -13,23 +13,25 @@ t.test('sharing resumes after a partition that outlasted several probes', async 
   const relay = new CuttableRelay(target.hostname, Number(target.port || 6379));
   const port = await relay.listen();
   t.teardown(() => relay.close());
-  const redis = new GuardedRedis({ url: `redis://127.0.0.1:${port}`, probeEveryMs: 200, connectTimeoutMs: 300 });
+  const redis = new GuardedRedis({ url: `redis://127.0.0.1:${port}`, probeEveryMs: 200, connectTimeoutMs: 1000 });
   t.teardown(() => redis.close());
   t.ok(await redis.start(), 'up through the relay');
 
   relay.drop();
   for (let i = 0; i < 3; i++) await redis.command(['PING']).catch(() => {});
   t.equal(redis.up, false, 'the breaker opened');
-  await sleep(1500); // several probes, each reconnecting into the silence
+  await sleep(2500); // several probes, each reconnecting into the silence
 
   relay.restore();
+  // Waits for the event, bounded far above a probe's interval and connect timeout: a probe stuck on one
+  // of the silent reconnects would never come back, however long the wait.
   const restoredAt = performance.now();
-  while (!redis.up && performance.now() - restoredAt < 3000) await sleep(50);
+  while (!redis.up && performance.now() - restoredAt < 30_000) await sleep(50);
   t.equal(redis.up, true, `up again ${(performance.now() - restoredAt).toFixed(0)} ms after the restore`);
   t.equal(await redis.command(['PING']), 'PONG', 'and answering');
 
-  const closing = performance.now();
   relay.drop();
-  await redis.close();
-  t.ok(performance.now() - closing < 2000, 'closing during a partition does not wait for replies that never come');
+  // Replies that never come would hold the close for good: it must end, and long before the test's own timeout.
+  const closed = await Promise.race([redis.close().then(() => 'closed'), new Promise<string>((r) => setTimeout(r, 20_000, 'still waiting').unref())]);
+  t.equal(closed, 'closed', 'closing during a partition does not wait for replies that never come');
 });
