@@ -16,6 +16,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { measure, type MicroResult } from '../micro/harness.js';
+import { routeOrderCases } from '../micro/route-order.js';
 import { startChild } from '../processes.js';
 import { RESULTS_FILE, writeSection } from '../results-file.js';
 import { UPSTREAM_KEY } from '../targets.js';
@@ -55,7 +57,7 @@ export async function measureRouteChoice(opts: { rounds: number; durationSec: nu
 const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(1)} %`;
 
 export function routesSection(
-  r: { choice: AbSummary; capacity: CapacityResult[]; cache: CacheResult[] },
+  r: { choice: AbSummary; order: MicroResult[]; capacity: CapacityResult[]; cache: CacheResult[] },
   opts: { rounds: number; durationSec: number; connections: number },
 ): string {
   const { choice } = r;
@@ -71,6 +73,12 @@ export function routesSection(
     '| route choice | 4 routes / 1 route (median of the rounds\' ratios) | rounds | 1 route / pass-through | 4 routes / pass-through | 4 routes − 1 route, µs CPU per request (median round) |',
     '|---|---|---|---|---|---|',
     `| messages | ${choice.bToA} | ${choice.rounds.map((x) => (x.B / x.A).toFixed(3)).join(', ')} | ${choice.aToPassthrough} | ${choice.bToPassthrough} | ${medianAddedUs.toFixed(1)} |`,
+    '',
+    'The planner\'s own work per request, in one process (bench/micro/route-order.ts; median of runs): what the A/B above cannot resolve on a loaded machine.',
+    '',
+    '| micro-benchmark | median per request |',
+    '|---|---:|',
+    ...r.order.map((m) => `| ${m.name} | ${(m.nsPerOp / 1000).toFixed(3)} µs |`),
     '',
     'Capacity and cache on a stepped clock (the gateway\'s and the simulators\' time moved together, one request at its moment): minutes of offered load in seconds. ' +
       'Capacity goal: no client 429 and at least 95 % served; cache goal: the cache-read share over three accounts at least 98 % of one account\'s.',
@@ -99,11 +107,12 @@ async function main(): Promise<void> {
   const opts = { rounds: Number(values.rounds), durationSec: Number(values.duration), connections: Number(values.connections) };
   const log = (line: string) => process.stderr.write(`[routes] ${line}\n`);
   const choice = await measureRouteChoice({ ...opts, log });
+  const order = routeOrderCases().map((c) => measure(c));
   const minutes = Number(values.minutes);
   const capacity = [await runCapacity({ accounts: 2, rpmEach: 600, offeredRpm: 1150, minutes }), await runCapacity({ accounts: 1, rpmEach: 600, offeredRpm: 1150, minutes })];
   log(`capacity: ${capacity.map((c) => `${c.accounts} account(s) served ${c.served}/${c.offered}, refused ${c.refused}`).join('; ')}`);
   const cache = [await runCacheShare({ accounts: 3, sessions: 50, requestsPerSession: 10 }), await runCacheShare({ accounts: 1, sessions: 50, requestsPerSession: 10 })];
-  const body = routesSection({ choice, capacity, cache }, opts);
+  const body = routesSection({ choice, order, capacity, cache }, opts);
   if (!values['no-write']) writeSection(RESULTS_FILE, 'routes', body);
   console.log(body);
 }
