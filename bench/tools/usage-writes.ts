@@ -70,6 +70,7 @@ export function usageRow(n: number): UsageRecord {
     customerId: 'cus_abcdefghijklmnop',
     keyId: 'key_abcdefghijklmnop',
     model: 'claude-sonnet-4-6',
+    provider: 'anthropic',
     surface: 'chat',
     inputTokens: 82,
     outputTokens: 17,

@@ -18,6 +18,7 @@ import { adminApiStage, API_PREFIX } from './api/dispatch.js';
 import { keyRoutes } from './api/key-handlers.js';
 import { modelRoutes } from './api/model-handlers.js';
 import { passwordRoutes } from './api/password-handlers.js';
+import { routeTableRoutes } from './api/route-handlers.js';
 import { sessionRoutes } from './api/session-handlers.js';
 import { usageRoutes } from './api/usage-handlers.js';
 import { userRoutes } from './api/user-handlers.js';
@@ -75,6 +76,7 @@ export function dashboardRoutes(rt: Runtime, deps: DashboardDeps): Route[] {
       ...usageRoutes(keyStore, usageStore),
       ...userRoutes(keyStore, users, passwords),
       ...modelRoutes(rt.catalogue),
+      ...routeTableRoutes(rt.providers, rt.routes, rt.wallClock),
     ],
     { adminToken: deps.adminToken, sessions, users, ...attempts },
   );

@@ -1,4 +1,4 @@
-// Sums a batch of usage records per day, customer, key and model: the increments a batch makes to the
+// Sums a batch of usage records per day, customer, key, model and provider: the increments a batch makes to the
 // daily rollup table, so a batch of hundreds of requests from a few keys costs a few upserts.
 import { dayOf, type UsageRecord, type UsageTotals } from './usage-store.js';
 
@@ -8,6 +8,8 @@ export interface DailyIncrement extends UsageTotals {
   customerId: string;
   keyId: string;
   model: string;
+  /** '' when no provider served the request. */
+  provider: string;
 }
 
 export function dailyIncrements(rows: readonly UsageRecord[]): DailyIncrement[] {
@@ -17,10 +19,11 @@ export function dailyIncrements(rows: readonly UsageRecord[]): DailyIncrement[] 
     const customerId = r.customerId ?? '';
     const keyId = r.keyId ?? '';
     // Ids and model names hold no newline; the separator keeps ('a','bc') apart from ('ab','c').
-    const group = `${day}\n${customerId}\n${keyId}\n${r.model}`;
+    const provider = r.provider ?? '';
+    const group = `${day}\n${customerId}\n${keyId}\n${r.model}\n${provider}`;
     let sum = groups.get(group);
     if (sum === undefined) {
-      sum = { day, customerId, keyId, model: r.model, requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costNanoUsd: 0n };
+      sum = { day, customerId, keyId, model: r.model, provider, requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costNanoUsd: 0n };
       groups.set(group, sum);
     }
     sum.requests++;

@@ -7,6 +7,8 @@ export interface UsageRecord {
   customerId: string | null;
   keyId: string | null;
   model: string;
+  /** The id of the provider whose route served it (an account, a cloud region); null when none did. */
+  provider: string | null;
   surface: 'messages' | 'chat' | 'responses';
   inputTokens: number;
   outputTokens: number;
@@ -44,17 +46,19 @@ export function emptyTotals(): UsageTotals {
   return { requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costNanoUsd: 0n };
 }
 
-/** One group: a day, a customer (null for requests without a valid key), a model. */
+/** One group: a day, a customer (null for requests without a valid key), a model, a provider. */
 export interface UsageRow extends UsageTotals {
   day: string;
   customerId: string | null;
   customerName: string | null;
   model: string;
+  /** The provider that served them; null for rows from before providers were recorded, or none served. */
+  provider: string | null;
 }
 
 export interface UsageStore {
   insertBatch(rows: UsageRecord[]): Promise<void>;
-  /** Grouped by day, customer and model; newest day first. */
+  /** Grouped by day, customer, model and provider; newest day first. */
   query(q?: UsageQuery): Promise<UsageRow[]>;
   totals(q?: UsageQuery): Promise<UsageTotals>;
 }

@@ -39,6 +39,11 @@ function expectedTotals(rows: readonly UsageRecord[], q: UsageQuery): UsageTotal
   return sum;
 }
 
+/** Rows without a provider sort first (both stores put '' before any id). */
+function byProviderFirstNull(a: unknown[], b: unknown[]): number {
+  return String(a[1] ?? '').localeCompare(String(b[1] ?? ''));
+}
+
 /** A fixed pseudo-random stream, so a failure is the same on every run. */
 function seeded(seed: number): (n: number) => number {
   return (n) => {
@@ -178,6 +183,30 @@ export function usageStoreContract(t: Test, open: UsageStoreFactory, opts: Usage
       ],
     );
     t.equal((await store.totals({ customerId: 'nobody' })).costNanoUsd, 0n);
+  });
+
+  t.test('every row names the provider that served it: one model over two accounts is two rows', async (t) => {
+    const { usage: store } = await open(t);
+    const at = Date.parse('2030-05-01T10:00:00Z');
+    await store.insertBatch([
+      usageRecord({ requestId: 'req_p1', customerId: 'cus_a', at, provider: 'account-b', inputTokens: 5 }),
+      usageRecord({ requestId: 'req_p2', customerId: 'cus_a', at, provider: 'account-a', inputTokens: 7 }),
+      usageRecord({ requestId: 'req_p3', customerId: 'cus_a', at, provider: 'account-a', inputTokens: 11 }),
+      // Refused before any provider was asked.
+      usageRecord({ requestId: 'req_p4', customerId: 'cus_a', at, provider: null, status: 429, inputTokens: 0 }),
+    ]);
+    // The rollup adds a later batch to the provider's own row.
+    await store.insertBatch([usageRecord({ requestId: 'req_p5', customerId: 'cus_a', at, provider: 'account-b', inputTokens: 13 })]);
+    t.same(
+      (await store.query({ customerId: 'cus_a' })).map((r) => [r.model, r.provider, r.requests, r.errors, r.inputTokens]),
+      [
+        ['claude-haiku-4-5-20251001', null, 1, 1, 0],
+        ['claude-haiku-4-5-20251001', 'account-a', 2, 0, 18],
+        ['claude-haiku-4-5-20251001', 'account-b', 2, 0, 18],
+      ].sort(byProviderFirstNull),
+      'grouped by provider within day, customer and model',
+    );
+    t.equal((await store.totals({ customerId: 'cus_a' })).requests, 5, 'the totals count every provider');
   });
 
   t.test('a batch written again is stored and counted once', { skip: !opts.idempotentRetries && 'this store does not deduplicate request ids yet' }, async (t) => {

@@ -12,14 +12,15 @@ export interface RedisFleet {
   instances: Harness[];
 }
 
-export async function startRedisFleet(t: Test, size: number): Promise<RedisFleet> {
+/** `env`: more settings every instance gets (a models file, say). */
+export async function startRedisFleet(t: Test, size: number, env: Record<string, string> = {}): Promise<RedisFleet> {
   const prefix = testPrefix();
   const redis = await adminClient();
   t.teardown(async () => {
     await deleteKeys(redis, prefix);
     await redis.close();
   });
-  const shared = { REDIS_URL, GATEWAY_REDIS_PREFIX: prefix };
+  const shared = { ...env, REDIS_URL, GATEWAY_REDIS_PREFIX: prefix };
   const first = await startHarness({ env: shared });
   t.teardown(() => first.close());
   const instances = [first];

@@ -1,5 +1,6 @@
 // Shapes the usage store's grouped rows into what Customer > Usage shows: rows per day and model, a
-// series per day (every day of the range, zeros included, so a chart has no gaps), totals per model.
+// series per day (every day of the range, zeros included, so a chart has no gaps), totals per model and
+// per provider (which account or cloud served them; null for rows from before providers were recorded).
 import type { UsageRow, UsageTotals } from '../../metering/usage-store.js';
 import { dayOf, emptyTotals } from '../../metering/usage-store.js';
 import { withCostUsd, type WithCostUsd } from '../../metering/usage-cost-json.js';
@@ -14,6 +15,7 @@ export interface UsageSummary {
   rows: Array<UsageCounts & { day: string; model: string }>;
   byDay: Array<UsageCounts & { day: string }>;
   byModel: Array<UsageCounts & { model: string }>;
+  byProvider: Array<UsageCounts & { provider: string | null }>;
   totals: UsageCounts;
 }
 
@@ -40,6 +42,7 @@ export function summariseUsage(rows: readonly UsageRow[], from: string, to: stri
   const byDay = new Map(daysBetween(from, to).map((day) => [day, { day, ...emptyTotals() }]));
   const byModel = new Map<string, UsageTotals & { model: string }>();
   const perDayModel = new Map<string, UsageTotals & { day: string; model: string }>();
+  const byProvider = new Map<string | null, UsageTotals & { provider: string | null }>();
   const totals = emptyTotals();
   for (const row of rows) {
     // The store also groups by customer: rows of several customers can share a day and model.
@@ -52,6 +55,9 @@ export function summariseUsage(rows: readonly UsageRow[], from: string, to: stri
     let model = byModel.get(row.model);
     if (model === undefined) byModel.set(row.model, (model = { model: row.model, ...emptyTotals() }));
     add(model, row);
+    let provider = byProvider.get(row.provider);
+    if (provider === undefined) byProvider.set(row.provider, (provider = { provider: row.provider, ...emptyTotals() }));
+    add(provider, row);
     add(totals, row);
   }
   const sortedRows = [...perDayModel.values()].sort((a, b) => a.day.localeCompare(b.day) || a.model.localeCompare(b.model));
@@ -62,6 +68,7 @@ export function summariseUsage(rows: readonly UsageRow[], from: string, to: stri
     rows: sortedRows.map(withCostUsd),
     byDay: [...byDay.values()].map(withCostUsd),
     byModel: byModelSorted.map(withCostUsd),
+    byProvider: [...byProvider.values()].sort((a, b) => (a.provider ?? '').localeCompare(b.provider ?? '')).map(withCostUsd),
     totals: withCostUsd(totals),
   };
 }

@@ -1,4 +1,4 @@
-// `model-gateway usage --format csv`: the invoicing export, one row per day, customer and model, oldest
+// `model-gateway usage --format csv`: the invoicing export, one row per day, customer, model and provider, oldest
 // day first, cost as an exact USD decimal string. RFC 4180: CRLF line ends, fields with a comma, quote
 // or line break quoted; a name that a spreadsheet would read as a formula starts with a quote.
 // No totals row, so a spreadsheet or billing import can sum the rows itself.
@@ -10,6 +10,7 @@ export const USAGE_CSV_HEADER = [
   'customer_id',
   'customer',
   'model',
+  'provider',
   'requests',
   'errors',
   'input_tokens',
@@ -31,6 +32,7 @@ export function usageCsv(rows: readonly UsageRow[]): string {
         r.customerId ?? '',
         r.customerName ?? '',
         r.model,
+        r.provider ?? '',
         r.requests,
         r.errors,
         r.inputTokens,

@@ -33,6 +33,7 @@ import { MemoryRateLimiter } from '../../policy/ratelimit/memory-limiter.js';
 import { customerLimitsLookup } from '../../policy/ratelimit/request-limits.js';
 import { shareAuthFailures } from '../../policy/ratelimit/redis/fleet-auth-failures.js';
 import { startSharedLimiter, type SharedLimiter } from '../../policy/ratelimit/redis/shared-limiter.js';
+import { FleetCoolDowns } from '../../policy/routing/redis/fleet-cool-downs.js';
 import { RetryPolicy } from '../../policy/resilience/retry-policy.js';
 import type { Runtime } from '../../gateway/runtime.js';
 import { startSimulator } from '../simulator/index.js';
@@ -161,15 +162,19 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
       if (previous !== null) logger.warn({ route, state, previous }, 'the circuit breaker of a route changed state');
     },
   });
+  // With Redis every instance (a cluster worker too) counts against the fleet's buckets.
+  const shared = config.redisUrl === null ? null : await startSharedLimiter(config.redisUrl, config.redisPrefix, metrics, logger);
+  // ... and every route's cool-down holds on every instance.
+  const fleetCoolDowns = shared === null ? null : shareCoolDowns(shared, routes, logger);
   const router = new Router(routes, new RetryPolicy(config.retry), catalogue, {
     retry: (reason) => metrics.retry(reason),
     upstreamError: (kind) => metrics.upstreamError(kind),
     fallback: (from, to, status) => logger.info({ from, to, upstreamStatus: status }, 'falling back to another model'),
     attempted: (route, result) => metrics.routeAttempt(route.name, route.provider.id, attemptOutcome(result)),
-  });
+    cooled: (route, coolDown) => fleetCoolDowns?.share(route.name, coolDown),
+    // Cool-downs and rate-limit resets are wall-clock moments: the runtime's clock, so a test can step it.
+  }, undefined, overrides.wallClock);
   metrics.watchRoutes(() => routeReadings(routes, Date.now()));
-  // With Redis every instance (a cluster worker too) counts against the fleet's buckets.
-  const shared = config.redisUrl === null ? null : await startSharedLimiter(config.redisUrl, config.redisPrefix, metrics, logger);
   const { limiter, authThrottle } = rateLimits(config.rateLimits.authFailuresPerMinute, clusterWorker, logger, shared?.limiter ?? null);
   // Failed authentications count over the fleet too; the local throttle stays the fast path and the fallback.
   if (shared !== null && authThrottle !== null) {
@@ -223,6 +228,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
         await translatePool?.close();
         // Spend counted here while Redis did not answer goes to the fleet's counters if it answers now.
         await budgets.flush?.();
+        await fleetCoolDowns?.close();
         await shared?.close();
         if (ownSimulator) await simulator?.close();
         await stores.close();
@@ -233,6 +239,17 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
       return closing;
     },
   };
+}
+
+/** Route cool-downs learned by any instance of the fleet apply here too, read from Redis a few times a second. */
+function shareCoolDowns(shared: SharedLimiter, routes: RouteTable, logger: Logger): FleetCoolDowns {
+  const coolDowns = new FleetCoolDowns(shared.store.redis, { coolUntil: (name, until, reason) => routes.byRouteName(name)?.coolUntil(until, reason) }, {
+    prefix: shared.store.prefix,
+    onError: (err) => logger.error({ err: errorMessage(err) }, 'sharing route cool-downs through Redis failed'),
+  });
+  // The cool-downs already in force when this instance starts.
+  void coolDowns.read();
+  return coolDowns;
 }
 
 /**

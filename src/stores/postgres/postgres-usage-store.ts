@@ -44,28 +44,28 @@ function where(q: UsageQuery): { sql: string; params: string[] } {
 // parameters, node-postgres escaped every element in JavaScript, ~10% of the gateway's CPU per request
 // (bench/tools/stores-cpu.ts). The day is the request's UTC date, as dayOf() files it; the rows go in the
 // batch's order (a set-returning function keeps its input's), which orderedUniqueRecords fixed.
-const INSERT_RECORDS = `INSERT INTO usage_records (request_id, day, at, customer_id, key_id, model, surface, input_tokens,
+const INSERT_RECORDS = `INSERT INTO usage_records (request_id, day, at, customer_id, key_id, model, provider, surface, input_tokens,
     output_tokens, cache_read_tokens, cache_write_tokens, status, duration_ms, outcome, cost_nano_usd)
   SELECT r."requestId", (to_timestamp(r.at / 1000.0) AT TIME ZONE 'UTC')::date, to_timestamp(r.at / 1000.0), r."customerId",
-    r."keyId", r.model, r.surface, r."inputTokens", r."outputTokens", r."cacheReadTokens", r."cacheWriteTokens", r.status,
+    r."keyId", r.model, r.provider, r.surface, r."inputTokens", r."outputTokens", r."cacheReadTokens", r."cacheWriteTokens", r.status,
     round(r."durationMs")::integer, r.outcome, r."costNanoUsd"
   FROM json_to_recordset($1::json) AS r("requestId" text, at float8, "customerId" text, "keyId" text,
-    model text, surface text, "inputTokens" bigint, "outputTokens" bigint, "cacheReadTokens" bigint, "cacheWriteTokens" bigint,
+    model text, provider text, surface text, "inputTokens" bigint, "outputTokens" bigint, "cacheReadTokens" bigint, "cacheWriteTokens" bigint,
     status integer, "durationMs" float8, outcome text, "costNanoUsd" bigint)
   ON CONFLICT (request_id, day) DO NOTHING
   RETURNING request_id, to_char(day, 'YYYY-MM-DD') AS day`;
 
 // WITH ORDINALITY ... ORDER BY: the rows are upserted, and so locked, in the order they were sorted in.
-const ADD_TO_DAYS = `INSERT INTO usage_daily (day, customer_id, key_id, model, requests, errors, input_tokens, output_tokens,
+const ADD_TO_DAYS = `INSERT INTO usage_daily (day, customer_id, key_id, model, provider, requests, errors, input_tokens, output_tokens,
     cache_read_tokens, cache_write_tokens, cost_nano_usd)
-  SELECT day, customer_id, key_id, model, requests, errors, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,
+  SELECT day, customer_id, key_id, model, provider, requests, errors, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,
     cost_nano_usd
-  FROM unnest($1::date[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[],
-    $9::bigint[], $10::bigint[], $11::bigint[])
-    WITH ORDINALITY AS i(day, customer_id, key_id, model, requests, errors, input_tokens, output_tokens,
+  FROM unnest($1::date[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[],
+    $10::bigint[], $11::bigint[], $12::bigint[])
+    WITH ORDINALITY AS i(day, customer_id, key_id, model, provider, requests, errors, input_tokens, output_tokens,
       cache_read_tokens, cache_write_tokens, cost_nano_usd, n)
   ORDER BY n
-  ON CONFLICT (day, customer_id, key_id, model) DO UPDATE SET
+  ON CONFLICT (day, customer_id, key_id, model, provider) DO UPDATE SET
     requests = usage_daily.requests + excluded.requests,
     errors = usage_daily.errors + excluded.errors,
     input_tokens = usage_daily.input_tokens + excluded.input_tokens,
@@ -98,6 +98,7 @@ export class PostgresUsageStore implements UsageStore {
         field('customerId'),
         field('keyId'),
         field('model'),
+        field('provider'),
         field('requests'),
         field('errors'),
         field('inputTokens'),
@@ -113,11 +114,11 @@ export class PostgresUsageStore implements UsageStore {
     const w = where(q);
     const { rows } = await this.pool.query<StoredSums<UsageRow>>(
       `SELECT to_char(u.day, 'YYYY-MM-DD') AS day, nullif(u.customer_id, '') AS "customerId", c.name AS "customerName",
-         u.model AS model, ${SUMS}
+         u.model AS model, nullif(u.provider, '') AS provider, ${SUMS}
        FROM usage_daily u LEFT JOIN customers c ON c.id = u.customer_id
        ${w.sql}
-       GROUP BY u.day, u.customer_id, c.name, u.model
-       ORDER BY u.day DESC, c.name COLLATE "C" NULLS FIRST, u.model COLLATE "C"`,
+       GROUP BY u.day, u.customer_id, c.name, u.model, u.provider
+       ORDER BY u.day DESC, c.name COLLATE "C" NULLS FIRST, u.model COLLATE "C", u.provider COLLATE "C"`,
       w.params,
     );
     return rows.map(withCost);

@@ -21,10 +21,10 @@ export function orderedUniqueRecords(rows: readonly UsageRecord[]): Array<{ reco
   return [...seen.values()].sort((a, b) => byText(a.day, b.day) || byText(a.record.requestId, b.record.requestId));
 }
 
-/** Rollup increments in primary-key order (day, customer, key, model), the order their rows are locked in. */
+/** Rollup increments in primary-key order (day, customer, key, model, provider), the order their rows are locked in. */
 export function orderedIncrements(increments: DailyIncrement[]): DailyIncrement[] {
   return increments.sort(
-    (a, b) => byText(a.day, b.day) || byText(a.customerId, b.customerId) || byText(a.keyId, b.keyId) || byText(a.model, b.model),
+    (a, b) => byText(a.day, b.day) || byText(a.customerId, b.customerId) || byText(a.keyId, b.keyId) || byText(a.model, b.model) || byText(a.provider, b.provider),
   );
 }
 

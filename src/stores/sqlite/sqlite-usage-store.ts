@@ -1,5 +1,5 @@
 // UsageStore on the embedded SQLite database: each batch inserts its per-request rows and adds its sums
-// to the daily rollup in one transaction; reports read the rollup (migrations 002, 003 and 005).
+// to the daily rollup in one transaction; reports read the rollup (migrations 002, 003, 005 and 009).
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './open.js';
 import { dailyIncrements } from '../../metering/daily-rollup.js';
@@ -40,15 +40,15 @@ export class SqliteUsageStore implements UsageStore {
 
   constructor(private readonly db: Db) {
     this.insert = db.prepare(
-      `INSERT INTO usage_records (at, day, request_id, customer_id, key_id, model, surface, input_tokens,
+      `INSERT INTO usage_records (at, day, request_id, customer_id, key_id, model, provider, surface, input_tokens,
          output_tokens, cache_read_tokens, cache_write_tokens, cost_nano_usd, status, duration_ms, outcome)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.addToDay = db.prepare(
-      `INSERT INTO usage_daily (day, customer_id, key_id, model, requests, errors, input_tokens, output_tokens,
+      `INSERT INTO usage_daily (day, customer_id, key_id, model, provider, requests, errors, input_tokens, output_tokens,
          cache_read_tokens, cache_write_tokens, cost_nano_usd)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (day, customer_id, key_id, model) DO UPDATE SET
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (day, customer_id, key_id, model, provider) DO UPDATE SET
          requests = requests + excluded.requests,
          errors = errors + excluded.errors,
          input_tokens = input_tokens + excluded.input_tokens,
@@ -75,6 +75,7 @@ export class SqliteUsageStore implements UsageStore {
           r.customerId,
           r.keyId,
           r.model,
+          r.provider ?? null,
           r.surface,
           r.inputTokens,
           r.outputTokens,
@@ -87,7 +88,7 @@ export class SqliteUsageStore implements UsageStore {
         );
       }
       for (const d of dailyIncrements(rows)) {
-        this.addToDay.run(d.day, d.customerId, d.keyId, d.model, d.requests, d.errors, d.inputTokens, d.outputTokens, d.cacheReadTokens, d.cacheWriteTokens, d.costNanoUsd);
+        this.addToDay.run(d.day, d.customerId, d.keyId, d.model, d.provider, d.requests, d.errors, d.inputTokens, d.outputTokens, d.cacheReadTokens, d.cacheWriteTokens, d.costNanoUsd);
       }
     })();
   }
@@ -96,11 +97,12 @@ export class SqliteUsageStore implements UsageStore {
     const w = where(q);
     return (this.db
       .prepare(
-        `SELECT u.day AS day, nullif(u.customer_id, '') AS customerId, c.name AS customerName, u.model AS model, ${SUMS}
+        `SELECT u.day AS day, nullif(u.customer_id, '') AS customerId, c.name AS customerName, u.model AS model,
+           nullif(u.provider, '') AS provider, ${SUMS}
          FROM usage_daily u LEFT JOIN customers c ON c.id = u.customer_id
          ${w.sql}
-         GROUP BY u.day, u.customer_id, u.model
-         ORDER BY u.day DESC, c.name, u.model`,
+         GROUP BY u.day, u.customer_id, u.model, u.provider
+         ORDER BY u.day DESC, c.name, u.model, u.provider`,
       )
       .all(...w.params) as Array<StoredSums<UsageRow>>)
       .map(withCost);

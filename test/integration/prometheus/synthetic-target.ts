@@ -16,6 +16,11 @@ export interface SyntheticTarget {
 export async function startSyntheticTarget(): Promise<SyntheticTarget> {
   const models = new Set(DEFAULT_MODELS.map((m) => m.id));
   const metrics = createMetrics({ knownModels: () => models, collectProcessMetrics: true });
+  // Two routes of one model as a scrape reads them: one cooling down, both with headroom reported.
+  metrics.watchRoutes(() => [
+    { route: 'claude-sonnet-4-6@account-a', provider: 'account-a', cooling: 'throttled', headroom: { requests: 0, tokens: 40_000 } },
+    { route: 'claude-sonnet-4-6@account-b', provider: 'account-b', cooling: null, headroom: { requests: 3999, tokens: 1_600_000 } },
+  ]);
   const server: Server = createServer((req, res) => {
     if (req.url !== '/metrics') {
       res.writeHead(404).end();
@@ -69,6 +74,8 @@ function driveRound(m: GatewayMetrics, models: string[], round: number): void {
   m.upstreamError('connect');
   m.retry('connect_refused');
   m.circuitState('claude-sonnet-4-6', round === 1 ? 'open' : 'closed');
+  m.routeAttempt('claude-sonnet-4-6@account-a', 'account-a', 'rate_limited');
+  m.routeAttempt('claude-sonnet-4-6@account-b', 'account-b', 'ok');
   // As a fleet instance losing Redis for a round: down, deciding alone.
   m.sharedStoreUp('redis', round !== 1);
   if (round === 1) m.rateLimitFallback();

@@ -1,12 +1,14 @@
 // The routing promises through a real gateway in front of several simulated accounts: requests
 // shared by weight, sessions kept on their route by every instance, priorities, failover on every kind
-// of route failure with no client error, and one 429 with the earliest retry-after when every route
-// is out.
+// of route failure with no client error, one 429 with the earliest retry-after when every route
+// is out, a route at 0 headroom left until its reset, and a cool-down shared by the fleet through Redis.
 import { join } from 'node:path';
 import t from 'tap';
 import type { Test } from 'tap';
 import { startHarness, type Harness } from '../../helpers/harness.js';
 import { bearer, call, type RawResponse } from '../../helpers/http.js';
+import { startRedisFleet } from '../../helpers/redis-fleet.js';
+import { waitFor } from '../../helpers/wait.js';
 import { closedPort } from '../resilience/fixtures/closed-port.js';
 import { messagesBody, startAccounts, type Accounts } from './fixtures/accounts.js';
 
@@ -140,4 +142,52 @@ t.test('every route out of headroom: one 429 with the earliest retry-after; then
     t.match(metrics, `model_gateway_route_attempts_total{route="claude-sonnet-4-6@${id}",provider="${id}",outcome="rate_limited"} 1`);
   }
   t.match(metrics, 'model_gateway_rate_limited_requests_total{surface="chat",scope="upstream"} 1');
+});
+
+t.test('a route whose rate limit reports 0 left is left alone until its reset, before any 429', async (t) => {
+  // Two requests a minute: the second answer says 0 requests remaining until the bucket refills.
+  const accounts = await startAccounts(t, [{ id: 'tiny', limits: { requestsPerMinute: 2 } }, { id: 'big' }]);
+  // The gateway's wall clock and the simulator's move ahead together, so the reset comes without waiting for it.
+  let aheadMs = 0;
+  const h = await startHarness({ env: accounts.env, wallClock: () => Date.now() + aheadMs });
+  t.teardown(() => h.close());
+  const key = (await h.createKey()).key;
+  t.same(await burst(20, 1, () => send(h, key)), Array(20).fill(200), 'every request served');
+  t.equal(accounts.counts().tiny, 2, 'tiny got its two requests and nothing after its headroom reached 0 (so never a 429)');
+  const tiny = accounts.sims.get('tiny')!;
+  const view = h.runtime.routes.byRouteName('claude-sonnet-4-6@tiny')!.coolingAt(Date.now() + aheadMs);
+  t.equal(view?.reason, 'no_headroom');
+  // Just before the reset it is still left alone.
+  const resetAt = view!.until;
+  aheadMs = resetAt - Date.now() - 2000;
+  tiny.advanceClock(aheadMs);
+  t.same(await burst(4, 1, () => send(h, key)), Array(4).fill(200));
+  t.equal(accounts.counts().tiny, 2, 'not before its reset');
+  // Past the reset it serves its share again.
+  const step = resetAt - Date.now() + 1000 - aheadMs;
+  aheadMs += step;
+  tiny.advanceClock(step);
+  t.same(await burst(6, 1, () => send(h, key)), Array(6).fill(200));
+  t.ok(accounts.counts().tiny > 2, `served again after its reset (${accounts.counts().tiny - 2} more)`);
+});
+
+t.test('a cool-down learned by one instance holds on the other, shared through Redis', async (t) => {
+  const accounts = await startAccounts(t, [{ id: 'a' }, { id: 'b' }]);
+  const fleet = await startRedisFleet(t, 2, accounts.env);
+  const [one, two] = fleet.instances as [Harness, Harness];
+  const key = (await one.createKey()).key;
+  accounts.sims.get('a')!.injectFault({ kind: 'status', status: 429, retryAfter: 60 });
+  // Round robin: one of the two requests goes to a first, gets its 429 and fails over to b.
+  t.same(await burst(2, 1, () => send(one, key)), [200, 200]);
+  t.equal(accounts.counts().a, 1, 'a answered 429 once');
+  const stateOn = async (h: Harness): Promise<string | undefined> =>
+    ((await call(`${h.url}/readyz`)).json().routes as Array<{ name: string; state: string }>).find((r) => r.name === 'claude-sonnet-4-6@a')?.state;
+  t.equal(await stateOn(one), 'throttled');
+  // The promise is a second; the bound here is generous so a loaded machine does not fail it.
+  await waitFor(async () => (await stateOn(two)) === 'throttled', 5000);
+  const entry = await fleet.redis.hGet(`${fleet.prefix}routes:cooling`, 'claude-sonnet-4-6@a');
+  t.match(entry, /^\d+ throttled$/, 'the cool-down is in the fleet hash');
+  t.same(await burst(10, 2, () => send(two, key)), Array(10).fill(200));
+  t.equal(accounts.counts().a, 1, 'the other instance never called the cooling route');
+  t.equal(accounts.counts().b, 12, 'b served both of the first instance\'s requests and all of these');
 });

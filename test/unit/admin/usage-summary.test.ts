@@ -2,8 +2,8 @@ import t from 'tap';
 import { daysBetween, summariseUsage } from '../../../src/admin/api/usage-summary.js';
 import type { UsageRow } from '../../../src/metering/usage-store.js';
 
-function row(day: string, model: string, requests: number, inputTokens: number): UsageRow {
-  return { day, model, customerId: 'c', customerName: 'acme', requests, errors: 0, inputTokens, outputTokens: 2 * requests, cacheReadTokens: 1, cacheWriteTokens: 0, costNanoUsd: BigInt(inputTokens) * 1_000n };
+function row(day: string, model: string, requests: number, inputTokens: number, provider: string | null = 'anthropic'): UsageRow {
+  return { day, model, provider, customerId: 'c', customerName: 'acme', requests, errors: 0, inputTokens, outputTokens: 2 * requests, cacheReadTokens: 1, cacheWriteTokens: 0, costNanoUsd: BigInt(inputTokens) * 1_000n };
 }
 
 t.test('days between, both ends included, across a month end', async (t) => {
@@ -48,4 +48,10 @@ t.test('cost goes out as an exact USD decimal string, summed in integers past 2^
   t.same(s.byModel.map((m) => [m.model, m.costUsd]), [['m-a', '18014398.509481986'], ['m-b', '9007199.254740993']]);
   t.notOk('costNanoUsd' in s.totals, 'no BigInt reaches the JSON body');
   t.doesNotThrow(() => JSON.stringify(s));
+});
+
+t.test('totals per provider: which account or cloud served what', async (t) => {
+  const s = summariseUsage([row('2025-01-01', 'm', 2, 10, 'b'), row('2025-01-01', 'm', 1, 5, 'a'), row('2025-01-02', 'm', 3, 1, 'b'), row('2025-01-02', 'm', 1, 0, null)], '2025-01-01', '2025-01-02');
+  t.same(s.byProvider.map((p) => [p.provider, p.requests, p.inputTokens]), [[null, 1, 0], ['a', 1, 5], ['b', 5, 11]]);
+  t.equal(s.rows.length, 2, 'rows stay one per day and model');
 });

@@ -6,6 +6,7 @@ import { renderTopbar } from './layout.js';
 import { customersPage } from './page-customers.js';
 import { keysPage } from './page-keys.js';
 import { passwordPage } from './page-password.js';
+import { routesPage } from './page-routes.js';
 import { signInPage } from './page-sign-in.js';
 import { usagePage } from './page-usage.js';
 import { usersPage } from './page-users.js';
@@ -23,6 +24,7 @@ const PAGES = [
   [/^\/customers\/([^/]+)\/keys$/, ['customerId'], keysPage],
   [/^\/customers\/([^/]+)\/usage$/, ['customerId'], usagePage],
   [/^\/customers\/([^/]+)\/users$/, ['customerId'], usersPage],
+  [/^\/routes$/, [], routesPage],
   [/^\/account\/password$/, [], passwordPage],
 ];
 

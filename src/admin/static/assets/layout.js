@@ -15,7 +15,7 @@ export function renderTopbar(me, onSignOut) {
   replace(
     bar,
     h('a', { class: 'brand', href: '/dashboard' }, h('img', { src: '/dashboard/assets/favicon.svg', alt: '', width: 24, height: 24 }), 'model-gateway'),
-    me.role === 'operator' ? h('nav', { 'aria-label': 'Main' }, h('a', { href: '/dashboard/customers' }, 'Customers')) : null,
+    me.role === 'operator' ? h('nav', { 'aria-label': 'Main' }, h('a', { href: '/dashboard/customers' }, 'Customers'), h('a', { href: '/dashboard/routes' }, 'Routes')) : null,
     h('span', { class: 'who' }, who),
     me.role === 'customer' ? h('nav', { 'aria-label': 'Account' }, h('a', { href: '/dashboard/account/password' }, 'Change password')) : null,
     h('button', { type: 'button', class: 'secondary', onclick: onSignOut }, 'Sign out'),

@@ -9,6 +9,7 @@ function row(customerName: string, day = '2026-11-01'): UsageRow {
     customerId: 'cus_1',
     customerName,
     model: 'claude-sonnet-4-6',
+    provider: 'anthropic-a',
     requests: 1,
     errors: 0,
     inputTokens: 10,
@@ -35,7 +36,7 @@ for (const [name, cell] of cases) {
   t.test(`customer ${JSON.stringify(name)}`, async (t) => {
     const lines = usageCsv([row(name)]).split('\r\n');
     t.equal(lines.length, 3, 'header, one row, the final line end');
-    t.equal(lines[1], `2026-11-01,cus_1,${cell},claude-sonnet-4-6,1,0,10,20,0,0,0.00033`);
+    t.equal(lines[1], `2026-11-01,cus_1,${cell},claude-sonnet-4-6,anthropic-a,1,0,10,20,0,0,0.00033`);
   });
 }
 
