@@ -1,8 +1,6 @@
 // The dashboard's routes for the gateway's route table: pages under /dashboard, the JSON API under
 // /admin/api. Both share the gateway's request id, access log, metrics and error shape.
 import { isStrongEnoughAdminToken, MIN_ADMIN_TOKEN_LENGTH } from '../config/admin-token.js';
-import type { KeyStore } from '../keys/key-store.js';
-import type { UsageStore } from '../metering/usage-store.js';
 import type { Handler, Stage } from '../gateway/compose.js';
 import { compose } from '../gateway/compose.js';
 import type { Route } from '../gateway/routes.js';

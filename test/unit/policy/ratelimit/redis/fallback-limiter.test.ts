@@ -55,7 +55,7 @@ t.test('store down: no Redis call, local shares, counted per decision, logged on
   t.equal(fallbacks, 3);
   t.same(logs, ['fallback']);
   const first = decisions[0];
-  if (first.allowed) limiter.settle(first.reservation, 5);
+  if (first.allowed) void limiter.settle(first.reservation, 5);
   t.equal(calls.settle, 0, 'a local reservation settles locally');
 });
 

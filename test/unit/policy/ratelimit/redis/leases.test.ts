@@ -111,7 +111,10 @@ t.test('never more than the limit: instances racing for the last requests of a b
     await Promise.all(
       instances.map(async (limiter) => {
         const decisions = await Promise.all(Array.from({ length: 25 }, () => decide(limiter.acquire(r))));
-        for (const d of decisions) d.allowed ? accepted++ : refused++;
+        for (const d of decisions) {
+          if (d.allowed) accepted++;
+          else refused++;
+        }
       }),
     );
   }

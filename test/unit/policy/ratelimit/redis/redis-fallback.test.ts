@@ -142,7 +142,7 @@ t.test('a busy key deciding from leases, Redis cut and restored: bursts keep flo
     for (const until = performance.now() + ms; performance.now() < until; ) {
       for (const d of await burst()) {
         decided.push(d);
-        if (d.decision.allowed) limiter.settle(d.decision.reservation, 60);
+        if (d.decision.allowed) void limiter.settle(d.decision.reservation, 60);
       }
       // A burst every few milliseconds, as requests would come: decisions without Redis answer at once.
       await sleep(5);

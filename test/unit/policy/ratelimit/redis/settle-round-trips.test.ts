@@ -10,7 +10,7 @@ import type { LimitRequest } from '../../../../../src/policy/ratelimit/limiter.j
 import { guardedRedisFor } from './redis-test-env.js';
 
 async function harness(t: Test, settleDelayMs: number) {
-  const { admin, prefix, redis } = await guardedRedisFor(t);
+  const { prefix, redis } = await guardedRedisFor(t);
   const scripts: string[] = [];
   const counted = {
     evalScript: (script: LuaScript, keys: string[], args: string[]) => {
