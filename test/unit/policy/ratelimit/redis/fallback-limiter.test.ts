@@ -2,7 +2,7 @@
 import t from 'tap';
 import type { LimitDecision, LimitRequest, RateLimiter } from '../../../../../src/policy/ratelimit/limiter.js';
 import { MemoryRateLimiter } from '../../../../../src/policy/ratelimit/memory-limiter.js';
-import { Breaker } from '../../../../../src/policy/ratelimit/redis/breaker.js';
+import { Breaker } from '../../../../../src/stores/redis/breaker.js';
 import { FallbackLimiter, shareOf } from '../../../../../src/policy/ratelimit/redis/fallback-limiter.js';
 import { RedisReservation } from '../../../../../src/policy/ratelimit/redis/redis-limiter.js';
 

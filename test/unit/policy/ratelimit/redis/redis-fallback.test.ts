@@ -4,8 +4,8 @@
 import t from 'tap';
 import type { LimitDecision, LimitRequest } from '../../../../../src/policy/ratelimit/limiter.js';
 import { FallbackLimiter } from '../../../../../src/policy/ratelimit/redis/fallback-limiter.js';
-import { GuardedRedis } from '../../../../../src/policy/ratelimit/redis/guarded-redis.js';
-import { InstanceRegistry } from '../../../../../src/policy/ratelimit/redis/instance-registry.js';
+import { GuardedRedis } from '../../../../../src/stores/redis/guarded-redis.js';
+import { InstanceRegistry } from '../../../../../src/stores/redis/instance-registry.js';
 import { RedisRateLimiter, RedisReservation } from '../../../../../src/policy/ratelimit/redis/redis-limiter.js';
 import { CuttableRelay } from '../../../../helpers/cuttable-relay.js';
 import { adminClient, deleteKeys, REDIS_URL, testPrefix } from './redis-test-env.js';
