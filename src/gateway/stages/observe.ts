@@ -4,7 +4,7 @@ import type { RequestContext } from '../context.js';
 import type { Outcome } from '../../observability/request-observation.js';
 import type { Stage } from '../compose.js';
 import type { Runtime } from '../runtime.js';
-import { requestCost } from '../../metering/cost.js';
+import { servedCost } from '../served-cost.js';
 import { isModelSurface } from '../../policy/ratelimit/request-limits.js';
 
 export function observeStage(rt: Runtime): Stage {
@@ -43,9 +43,9 @@ export function observeStage(rt: Runtime): Stage {
       for (const w of ctx.warnings) metrics.translationWarning(w.kind);
       // responses surface (issue 32): smallest change; the per-surface dialect facts will replace this switch.
       if (ctx.principal !== null && ctx.model !== null && isModelSurface(surface)) {
-        // Priced as the model that answered: a fallback's tokens cost what that model charges.
         const served = ctx.servedModel ?? ctx.model;
-        const cost = requestCost(ctx.usage, served.prices);
+        // Computed once per request: the budget stage, when there is one, priced it already.
+        const cost = servedCost(ctx, ctx.model);
         metrics.spent(served.id, customer, cost);
         usage.record({
           // When the request arrived (a stream crossing midnight is filed under the day it began).
