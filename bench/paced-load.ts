@@ -62,7 +62,7 @@ export async function runPacedLoad(spec: PacedLoadSpec): Promise<LoadResult> {
       // never early, so a late tick catches up rather than shifting the schedule.
       const tick = () => {
         const now = performance.now() - started;
-        while (next < due.length && due[next]! <= now) send(next, started + due[next]!), next++;
+        for (; next < due.length && due[next]! <= now; next++) send(next, started + due[next]!);
         if (next === due.length) return resolve();
         setTimeout(tick, Math.max(0, due[next]! - (performance.now() - started)));
       };

@@ -72,7 +72,7 @@ export function serveStats(hooks: StatsHooks): void {
   // The parent closing the channel (normally or by crashing) ends the child.
   process.once('disconnect', () => {
     clearInterval(sampler);
-    hooks.close().finally(() => process.exit(0));
+    void hooks.close().finally(() => process.exit(0));
   });
 }
 

@@ -1,11 +1,9 @@
 // The dashboard's routes for the gateway's route table: pages under /dashboard, the JSON API under
 // /admin/api. Both share the gateway's request id, access log, metrics and error shape.
 import { isStrongEnoughAdminToken, MIN_ADMIN_TOKEN_LENGTH } from '../config/admin-token.js';
-import type { KeyStore } from '../keys/key-store.js';
-import type { UsageStore } from '../metering/usage-store.js';
 import type { Handler, Stage } from '../gateway/compose.js';
 import { compose } from '../gateway/compose.js';
-import type { Route } from '../gateway/routes.js';
+import type { HttpRoute } from '../gateway/routes.js';
 import { customerLimitsLookup } from '../policy/ratelimit/request-limits.js';
 import type { Runtime } from '../gateway/runtime.js';
 import { errorBoundaryStage } from '../gateway/stages/error-boundary.js';
@@ -58,7 +56,7 @@ function signInThrottle(rt: Runtime, options: SignInThrottleOptions | undefined)
   });
 }
 
-export function dashboardRoutes(rt: Runtime, deps: DashboardDeps): Route[] {
+export function dashboardRoutes(rt: Runtime, deps: DashboardDeps): HttpRoute[] {
   // The start refuses such a token already; this keeps any other way of mounting the dashboard honest.
   if (!isStrongEnoughAdminToken(deps.adminToken)) throw new Error(`the admin token must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
   const { keys: keyStore, usage: usageStore, users } = deps.stores;
@@ -84,13 +82,13 @@ export function dashboardRoutes(rt: Runtime, deps: DashboardDeps): Route[] {
   const withBody: Stage[] = [readBodyStage(ADMIN_BODY_LIMIT), parseJsonStage(rt)];
   const pages: Handler = compose([...front, staticFilesStage()]);
 
-  const apiRoute = (method: Route['method'], stages: Stage[]): Route => ({
+  const apiRoute = (method: HttpRoute['method'], stages: Stage[]): HttpRoute => ({
     method,
     path: `${API_PREFIX}/*`,
     info: { name: `${API_PREFIX}/*`, surface: 'admin', errorFormat: 'chat', fixedHeaders: API_ANSWER_HEADERS },
     handler: compose(stages),
   });
-  const pageRoute = (path: string): Route => ({ method: 'GET', path, info: { name: `${DASHBOARD_PREFIX}/*`, surface: 'admin', errorFormat: 'chat' }, handler: pages });
+  const pageRoute = (path: string): HttpRoute => ({ method: 'GET', path, info: { name: `${DASHBOARD_PREFIX}/*`, surface: 'admin', errorFormat: 'chat' }, handler: pages });
   return [
     pageRoute(DASHBOARD_PREFIX),
     pageRoute(`${DASHBOARD_PREFIX}/*`),

@@ -5,6 +5,7 @@ import type { ErrorFormat } from '../dialects/errors/render.js';
 import type { Principal } from '../keys/key-cache.js';
 import type { TokenUsage } from '../metering/token-usage.js';
 import { emptyUsage } from '../metering/token-usage.js';
+import type { RequestCost } from '../metering/cost.js';
 import type { Outcome, Surface } from '../observability/request-observation.js';
 import type { RequestTrace } from '../observability/tracing/request-trace.js';
 import { NO_TRACE } from '../observability/tracing/request-trace.js';
@@ -80,6 +81,8 @@ export interface RequestContext {
   warnings: readonly TranslationWarning[];
   /** The catalogue model that served the request when a fallback did (null: `model` itself). */
   servedModel: CatalogModel | null;
+  /** The request's cost once the answer is done (served-cost.ts computes it once; null until then). */
+  cost: RequestCost | null;
   /** The request's server span (the shared no-op when tracing is off or the route is not a model's). */
   trace: RequestTrace;
   /** Why the request failed, as its span's `error.type` (null: no failure, or one the status says). */
@@ -127,6 +130,7 @@ export function createContext(
     firstTokenAt: null,
     warnings: [],
     servedModel: null,
+    cost: null,
     trace: NO_TRACE,
     errorType: null,
     answer: null,

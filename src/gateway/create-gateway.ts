@@ -5,7 +5,7 @@ import type { RouteInfo } from './context.js';
 import { createContext } from './context.js';
 import type { ErrorCode } from '../dialects/errors/codes.js';
 import { writeErrorResponse } from '../dialects/errors/render.js';
-import type { Route } from './routes.js';
+import type { HttpRoute } from './routes.js';
 import { buildRoutes } from './routes.js';
 import { newRequestId } from '../observability/request-id.js';
 import { errorFormatOf } from './surfaces.js';
@@ -16,14 +16,14 @@ export interface Gateway {
   handle(req: IncomingMessage, res: ServerResponse): void;
 }
 
-export function createGateway(rt: Runtime, extraRoutes: readonly Route[] = []): Gateway {
+export function createGateway(rt: Runtime, extraRoutes: readonly HttpRoute[] = []): Gateway {
   return gatewayOver(rt, buildRoutes(rt, extraRoutes));
 }
 
 /** The same request handling over another route table (the metrics listener's, of one route). */
-export function gatewayOver(rt: Runtime, routes: readonly Route[]): Gateway {
+export function gatewayOver(rt: Runtime, routes: readonly HttpRoute[]): Gateway {
   // path → method → route: two lookups on strings the request already has, no key built per request.
-  const table = new Map<string, Map<string, Route>>();
+  const table = new Map<string, Map<string, HttpRoute>>();
   for (const r of routes) {
     let byMethod = table.get(r.path);
     if (byMethod === undefined) table.set(r.path, (byMethod = new Map()));
@@ -76,7 +76,7 @@ export function gatewayOver(rt: Runtime, routes: readonly Route[]): Gateway {
 }
 
 /** `method` null: a route of any method. */
-function matchPrefix(routes: readonly Route[], method: string | null | undefined, path: string): Route | undefined {
+function matchPrefix(routes: readonly HttpRoute[], method: string | null | undefined, path: string): HttpRoute | undefined {
   return routes.find((r) => (method === null || r.method === method) && path.startsWith(r.path.slice(0, -1)));
 }
 

@@ -23,14 +23,15 @@ import { requestIdStage } from './stages/request-id.js';
 import { resolveModelStage } from './stages/resolve-model.js';
 import { yieldLargeBodyStage } from './stages/yield-large-body.js';
 
-export interface Route {
+/** One HTTP route of the gateway: method, path and the composed stages (not an upstream `Route`, policy/routing/route.ts). */
+export interface HttpRoute {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly path: string;
   readonly info: RouteInfo;
   readonly handler: Handler;
 }
 
-export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] {
+export function buildRoutes(rt: Runtime, extra: readonly HttpRoute[] = []): HttpRoute[] {
   const front = (): Stage[] => [requestIdStage(rt), observeStage(rt), errorBoundaryStage(rt)];
   const messagesAuth = authStage(rt, { acceptXApiKey: true });
   const chatAuth = authStage(rt, { acceptXApiKey: false });
@@ -45,14 +46,14 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
   const chatInline = translateRequestStage(rt, chatOptions);
   const chatTranslate = pool === null ? chatInline : offloadTranslateStage(rt, pool, chatInline, chatOptions);
 
-  const route = (method: Route['method'], path: string, info: RouteInfo, stages: Stage[]): Route => ({
+  const route = (method: HttpRoute['method'], path: string, info: RouteInfo, stages: Stage[]): HttpRoute => ({
     method,
     path,
     info,
     handler: compose(stages),
   });
   /** `countsTokens`: count_tokens, where another model would answer a different question, so no fallback. */
-  const messagesForward = (name: string, countsTokens: boolean): Route => {
+  const messagesForward = (name: string, countsTokens: boolean): HttpRoute => {
     const options: TranslateOptions = { dialect: 'messages', operation: countsTokens ? 'count_tokens' : 'messages', allowFallback: !countsTokens };
     return route('POST', MESSAGES_PREFIX + name, { name: MESSAGES_PREFIX + name, surface: 'messages', errorFormat: 'messages', countsTokens }, [
       ...front(),
@@ -110,7 +111,7 @@ export function buildRoutes(rt: Runtime, extra: readonly Route[] = []): Route[] 
 }
 
 /** GET /metrics, behind the metrics token when one is set; on the main port or alone on its own. */
-export function metricsRoute(rt: Runtime): Route {
+export function metricsRoute(rt: Runtime): HttpRoute {
   const token = rt.config.metrics.token;
   return {
     method: 'GET',

@@ -10,7 +10,7 @@ import type { GatewayMetrics } from '../observability/metrics.js';
 import type { Tracing } from '../observability/tracing/request-trace.js';
 import type { AuthThrottle } from '../policy/ratelimit/auth-throttle.js';
 import type { RateLimiter } from '../policy/ratelimit/limiter.js';
-import type { FleetStore } from '../policy/ratelimit/redis/shared-limiter.js';
+import type { FleetStore } from '../stores/redis/fleet-store.js';
 import type { Router } from '../policy/routing/router.js';
 import type { RouteTable } from '../policy/routing/route-table.js';
 import type { Translators } from '../dialects/translators/registry.js';

@@ -139,8 +139,8 @@ export class KeyCache {
     if (this.timers.length > 0) return;
     await this.refresh();
     this.timers.push(
-      setInterval(() => this.refresh().catch((err) => this.report(err, 'refresh')), this.refreshMs).unref(),
-      setInterval(() => this.flushLastUsed(), this.lastUsedFlushMs).unref(),
+      setInterval(() => void this.refresh().catch((err) => this.report(err, 'refresh')), this.refreshMs).unref(),
+      setInterval(() => void this.flushLastUsed(), this.lastUsedFlushMs).unref(),
     );
   }
 

@@ -10,7 +10,6 @@
 // so a node:cluster primary can later serve prom-client's AggregatorRegistry.clusterMetrics().
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Metric, OpenMetricsContentType } from 'prom-client';
-import type { TokenUsage } from '../metering/token-usage.js';
 import type { RequestCost } from '../metering/cost.js';
 import {
   REQUEST_DURATION_BUCKETS,
@@ -21,7 +20,7 @@ import {
 import { cappedLabel, fixedLabel, ROUTE_NAME, runtimeSetLabel } from './label-bounds.js';
 import { CollectedGaugeFamily, CounterFamily, GaugeFamily, HistogramFamily, type Sample } from './metric-families.js';
 import { RequestSeries } from './request-series.js';
-import { OUTCOMES, SURFACES, type Outcome, type RequestObservation, type Surface } from './request-observation.js';
+import { OUTCOMES, SURFACES, type RequestObservation, type Surface } from './request-observation.js';
 import { SpendSeries } from './spend-series.js';
 
 export type UpstreamErrorKind = 'connect' | 'timeout' | 'status' | 'reset' | 'protocol';

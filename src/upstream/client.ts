@@ -1,10 +1,9 @@
 // The one connection pool to the provider: keep-alive, timeouts from docs/contract.md, and failures
-// classified into the gateway's error codes.
+// classified into kinds (policy/resilience/upstream-failure.ts maps a kind to the client's error and
+// the metric label).
 import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
-import { GatewayError } from '../dialects/errors/codes.js';
-import type { UpstreamErrorKind } from '../observability/metrics.js';
 import type { Cancellation } from './cancellation.js';
 import type { UpstreamResponse } from './exchange.js';
 import { AnswerBodyError } from './answer-stream.js';
@@ -111,17 +110,4 @@ export function classifyUpstreamFailure(err: unknown): UpstreamFailureKind {
   if (code !== undefined && CONNECT_CODES.has(code)) return 'connect';
   if (code !== undefined && TIMEOUT_CODES.has(code)) return 'timeout';
   return 'reset';
-}
-
-/** The metric label of a failure kind. */
-export function upstreamErrorKindOf(kind: Exclude<UpstreamFailureKind, 'cancelled'>): UpstreamErrorKind {
-  return kind === 'cut' ? 'protocol' : kind === 'stalled' ? 'timeout' : kind;
-}
-
-/** The client-facing error for a call that failed before any response headers arrived. */
-export function upstreamFailureError(kind: UpstreamFailureKind): GatewayError {
-  if (kind === 'timeout') return new GatewayError('upstream_timeout', 'The upstream provider did not answer in time.');
-  if (kind === 'stalled') return new GatewayError('upstream_timeout', 'The upstream provider stopped sending its response.');
-  if (kind === 'cut') return new GatewayError('upstream_bad_response', 'The upstream connection broke before the response was complete.');
-  return new GatewayError('upstream_unreachable', 'The upstream provider could not be reached.');
 }

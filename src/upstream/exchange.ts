@@ -22,7 +22,8 @@ import type { Cancellation } from './cancellation.js';
 
 export type AnswerHeaders = Record<string, string | string[] | undefined>;
 
-interface AnswerHead {
+/** The status line and headers of the provider's answer (translators see it as `AnswerHead`: header look-ups only). */
+interface UpstreamResponseHead {
   readonly statusCode: number;
   /** Every header, by lower-case name (parsed when first asked for). */
   readonly headers: AnswerHeaders;
@@ -34,12 +35,12 @@ interface AnswerHead {
   readonly headersAt: number;
 }
 
-export interface BufferedAnswer extends AnswerHead {
+export interface BufferedAnswer extends UpstreamResponseHead {
   readonly kind: 'buffered';
   readonly body: Buffer;
 }
 
-export interface StreamedAnswer extends AnswerHead {
+export interface StreamedAnswer extends UpstreamResponseHead {
   readonly kind: 'stream';
   readonly body: AnswerStream;
 }

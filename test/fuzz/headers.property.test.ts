@@ -38,7 +38,7 @@ t.test('the messages surface forwards no client credential', async (t) => {
   t.equal(({} as Record<string, unknown>).polluted, undefined);
 });
 
-t.test('the chat surface builds its headers: only version, beta and the gateway credential', async (t) => {
+t.test('the chat surface builds its headers: only version, beta and the gateway credential', async () => {
   const allowed = new Set(['content-type', 'accept', 'anthropic-version', 'anthropic-beta', 'x-api-key']);
   fc.assert(
     fc.property(incoming, (h) => {
@@ -49,7 +49,7 @@ t.test('the chat surface builds its headers: only version, beta and the gateway 
   );
 });
 
-t.test('the local proxy replaces every client credential by the gateway key', async (t) => {
+t.test('the local proxy replaces every client credential by the gateway key', async () => {
   fc.assert(
     fc.property(incoming, (h) => {
       const out = proxiedRequestHeaders(h, 'mgw_proxykey');

@@ -22,14 +22,14 @@ function depthOf(v: unknown): number {
   return 1 + children.reduce<number>((m, c) => Math.max(m, depthOf(c)), 0);
 }
 
-t.test('exceedsJsonDepth agrees with a recursive reference', async (t) => {
+t.test('exceedsJsonDepth agrees with a recursive reference', async () => {
   fc.assert(
     fc.property(fc.jsonValue({ maxDepth: 12 }), fc.integer({ min: 1, max: 14 }), (v, max) => exceedsJsonDepth(v, max) === depthOf(v) > max),
     { numRuns: 3000 },
   );
 });
 
-t.test('retry-after parsing never throws and never gives a negative or infinite wait', async (t) => {
+t.test('retry-after parsing never throws and never gives a negative or infinite wait', async () => {
   const header = fc.option(fc.oneof(fc.string(), fc.double().map(String), fc.date({ noInvalidDate: true }).map((d) => d.toUTCString())), { nil: undefined });
   fc.assert(
     fc.property(header, header, (retryAfter, retryAfterMsValue) => {
@@ -55,7 +55,7 @@ t.test('re-translating any messages body for a fallback never throws and keeps i
   t.equal(({} as Record<string, unknown>).polluted, undefined);
 });
 
-t.test('reservedTokens is a finite non-negative integer for any body', async (t) => {
+t.test('reservedTokens is a finite non-negative integer for any body', async () => {
   fc.assert(
     fc.property(fc.dictionary(fc.constantFrom('max_tokens', 'max_completion_tokens', 'model', 'x'), fc.jsonValue()), fc.constantFrom('messages', 'chat'), (body, surface) => {
       const n = reservedTokens(body, surface as 'messages' | 'chat', sonnet);
@@ -65,7 +65,7 @@ t.test('reservedTokens is a finite non-negative integer for any body', async (t)
   );
 });
 
-t.test('an upstream error body of any bytes translates to the chat shape with the same status class', async (t) => {
+t.test('an upstream error body of any bytes translates to the chat shape with the same status class', async () => {
   fc.assert(
     fc.property(fc.integer({ min: 300, max: 599 }), fc.oneof(fc.string(), fc.json(), fc.uint8Array().map((a) => Buffer.from(a).toString('latin1'))), (status, text) => {
       const out = translateUpstreamError(status, Buffer.from(text));
@@ -76,7 +76,7 @@ t.test('an upstream error body of any bytes translates to the chat shape with th
   );
 });
 
-t.test('parsers of untrusted text never throw', async (t) => {
+t.test('parsers of untrusted text never throw', async () => {
   fc.assert(
     fc.property(fc.string({ maxLength: 120 }), (s) => {
       parseKey(s);

@@ -10,7 +10,7 @@ import type { BuiltRuntime } from '../../src/apps/serve/build-runtime.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createGateway } from '../../src/gateway/create-gateway.js';
 import { mountedRoutes } from '../../src/apps/serve/mounted-routes.js';
-import type { Route } from '../../src/gateway/routes.js';
+import type { HttpRoute } from '../../src/gateway/routes.js';
 import type { Runtime } from '../../src/gateway/runtime.js';
 import type { Budget } from '../../src/keys/budget.js';
 import { createHttpServer, listen } from '../../src/gateway/server.js';
@@ -48,7 +48,7 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   simulator?: SimulatorOptions;
   /** Routes mounted beside the built-in ones (the dashboard's, for instance). */
-  extraRoutes?: (built: BuiltRuntime) => Route[];
+  extraRoutes?: (built: BuiltRuntime) => HttpRoute[];
   /** The gateway's wall clock for budget periods (tests stand at a month's end with it). */
   wallClock?: () => number;
 }

@@ -1,7 +1,7 @@
 // A real node:http server on 127.0.0.1 for tests that script a provider (or a client-facing side) write
 // by write, and need to see what happened to its connections (opened, closed, requests received).
 import { createServer } from 'node:http';
-import type { RequestListener, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Test } from 'tap';
 
@@ -17,13 +17,17 @@ export interface TestServer {
   readonly requests: number;
 }
 
+/** A test's request handler; an async one that rejects fails the test (rather than going unhandled). */
+export type TestHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
+
 /** Starts the server and closes it (and every connection still open) when the test ends. */
-export async function startServer(t: Test, handler: RequestListener): Promise<TestServer> {
+export async function startServer(t: Test, handler: TestHandler): Promise<TestServer> {
   const counts = { connections: 0, closedConnections: 0, requests: 0 };
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     counts.requests++;
-    handler(req, res);
+    const done = handler(req, res);
+    if (done instanceof Promise) done.catch((err: unknown) => t.threw(err));
   });
   server.on('connection', (socket: Socket) => {
     counts.connections++;

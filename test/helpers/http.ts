@@ -5,6 +5,7 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a test reads the body in the shape it then asserts
   json<T = any>(): T;
 }
 

@@ -5,10 +5,10 @@
 // so. While Redis is not answering, this process's count alone decides.
 import { randomBytes } from 'node:crypto';
 import { BlockedUntil } from '../../policy/ratelimit/blocked-until.js';
-import { SIGN_IN_BEGIN_SCRIPT, SIGN_IN_SUCCEEDED_SCRIPT } from '../../policy/ratelimit/redis/failure-scripts.js';
-import type { GuardedRedis } from '../../policy/ratelimit/redis/guarded-redis.js';
-import { StoreUnavailableError } from '../../policy/ratelimit/redis/guarded-redis.js';
-import { signInEntries } from '../../policy/ratelimit/redis/keys.js';
+import { SIGN_IN_BEGIN_SCRIPT, SIGN_IN_SUCCEEDED_SCRIPT } from '../../stores/redis/failure-scripts.js';
+import type { GuardedRedis } from '../../stores/redis/guarded-redis.js';
+import { StoreUnavailableError } from '../../stores/redis/guarded-redis.js';
+import { signInEntries } from '../../stores/redis/keys.js';
 import type { AttemptThrottle } from './sign-in-attempt.js';
 import type { SignInThrottle, Subjects } from './throttle.js';
 

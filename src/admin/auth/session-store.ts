@@ -1,7 +1,7 @@
 // Dashboard sessions, kept in the database (SessionRows): the cookie holds 256 random bits, the table only their SHA-256.
 // A session ends at sign-out, after an idle period, or at an absolute lifetime, whichever comes first.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Role, SessionRow, SessionRows } from '../../stores/session-rows.js';
+import type { Role, SessionRows } from '../../stores/session-rows.js';
 
 export interface Session {
   role: Role;

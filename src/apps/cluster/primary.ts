@@ -43,7 +43,7 @@ export function runPrimary(opts: PrimaryOptions): Promise<number> {
       const killTimer = setTimeout(() => {
         for (const w of liveWorkers()) w.process.kill('SIGKILL');
       }, opts.graceMs + 5000);
-      Promise.all(workers.map((w) => new Promise((r) => w.once('exit', r)))).then(() => {
+      void Promise.all(workers.map((w) => new Promise((r) => w.once('exit', r)))).then(() => {
         clearTimeout(killTimer);
         resolve(code);
       });

@@ -12,7 +12,7 @@ import type { Runtime } from '../runtime.js';
 import { counterName, type BudgetCharge, type BudgetDecision } from '../../policy/budgets/budget-ledger.js';
 import { budgetCharges, refusalMessage, remainingNano, reservedCost, secondsToReset } from '../../policy/budgets/budget-rules.js';
 import { formatUsd } from '../../metering/cost.js';
-import { servedCost } from './served-cost.js';
+import { servedCost } from '../served-cost.js';
 import { isModelSurface, type ModelSurface } from '../../policy/ratelimit/request-limits.js';
 import { errorMessage } from '../../lib/error-message.js';
 
@@ -74,7 +74,7 @@ export function budgetStage(rt: Runtime): Stage {
     try {
       await next(ctx);
     } finally {
-      // Priced as the observe stage prices the usage row: the model and route that answered, the tokens reported.
+      // The one cost of the request: the observe stage records this same number in the usage row.
       cost = servedCost(ctx, model).nanoUsd;
       try {
         await budgets.settle(decision.hold, cost);

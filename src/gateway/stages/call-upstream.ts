@@ -8,7 +8,8 @@ import type { Stage } from '../compose.js';
 import { retryAfterSeconds } from '../../policy/ratelimit/headers.js';
 import { upstreamBodyFailure } from '../../policy/resilience/body-failure.js';
 import type { Runtime } from '../runtime.js';
-import { classifyUpstreamFailure, upstreamFailureError } from '../../upstream/client.js';
+import { classifyUpstreamFailure } from '../../upstream/client.js';
+import { upstreamFailureError } from '../../policy/resilience/upstream-failure.js';
 import { traceErrorTypeOf } from '../../policy/resilience/trace-error.js';
 import { ExchangeCancelled } from '../../upstream/exchange.js';
 

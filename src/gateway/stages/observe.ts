@@ -4,7 +4,7 @@ import type { RequestContext } from '../context.js';
 import type { Outcome } from '../../observability/request-observation.js';
 import type { Stage } from '../compose.js';
 import type { Runtime } from '../runtime.js';
-import { servedCost } from './served-cost.js';
+import { servedCost } from '../served-cost.js';
 import { isModelSurface } from '../../policy/ratelimit/request-limits.js';
 
 export function observeStage(rt: Runtime): Stage {
@@ -44,6 +44,7 @@ export function observeStage(rt: Runtime): Stage {
       // responses surface (issue 32): smallest change; the per-surface dialect facts will replace this switch.
       if (ctx.principal !== null && ctx.model !== null && isModelSurface(surface)) {
         const served = ctx.servedModel ?? ctx.model;
+        // Computed once per request: the budget stage, when there is one, priced it already.
         const cost = servedCost(ctx, ctx.model);
         metrics.spent(served.id, customer, cost);
         usage.record({

@@ -17,6 +17,7 @@ export interface BudgetCharge {
 }
 
 /** What an accepted request holds until it settles: opaque to the caller, each ledger's own. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- opaque on purpose: each ledger hands back its own shape
 export interface BudgetHold {}
 
 export type BudgetDecision =

@@ -28,6 +28,7 @@ export interface LimitStatus {
 }
 
 /** What an accepted request holds until it settles: opaque to the caller, each implementation's own. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- opaque on purpose: each limiter hands back its own shape
 export interface Reservation {}
 
 export type LimitDecision =

@@ -4,7 +4,8 @@
 // (AnswerBodyError) where they happen, so nothing here guesses from error codes.
 import { GatewayError } from '../../dialects/errors/codes.js';
 import type { UpstreamErrorKind } from '../../observability/metrics.js';
-import { classifyUpstreamFailure, upstreamErrorKindOf, upstreamFailureError } from '../../upstream/client.js';
+import { classifyUpstreamFailure } from '../../upstream/client.js';
+import { upstreamErrorKindOf, upstreamFailureError } from './upstream-failure.js';
 import { AnswerBodyError } from '../../upstream/answer-stream.js';
 
 export type BodyFailure = { error: GatewayError; metric: UpstreamErrorKind } | 'cancelled';

@@ -1,5 +1,5 @@
 // Which request headers go upstream and which response headers come back.
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { ANTHROPIC } from '../../dialects/anthropic/api.js';
 
 /** What a client may send as a credential: never passed on by the gateway or the local proxy. */
@@ -74,16 +74,4 @@ function versionOf(incoming: IncomingHttpHeaders): string {
 function listedInConnection(value: string | undefined): Set<string> | null {
   if (value === undefined || value === 'keep-alive' || value === 'close') return null;
   return new Set(value.split(',').map((s) => s.trim().toLowerCase()));
-}
-
-/**
- * The provider's response headers that a messages-surface client should see. Its `anthropic-ratelimit-*`
- * headers are not among them: they describe the upstream account every tenant shares (a key with
- * limits gets its own, set by the rate-limit stage).
- */
-export function passBackHeaders(upstream: { header(lowerName: string): string | string[] | undefined }, into: OutgoingHttpHeaders): void {
-  for (const name of ANTHROPIC.passBackHeaders) {
-    const v = upstream.header(name);
-    if (v !== undefined) into[name] = v;
-  }
 }

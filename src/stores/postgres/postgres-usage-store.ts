@@ -1,7 +1,6 @@
 // UsageStore on PostgreSQL. A batch is written at least once (the caller retries) and stored exactly once:
 // one multi-row INSERT ... ON CONFLICT DO NOTHING, and the daily rollup adds only the rows that INSERT
 // reports back as new, in the same transaction. Reports read the rollup.
-import type pg from 'pg';
 import { dailyIncrements } from '../../metering/daily-rollup.js';
 import { isDay, UsageQueryError, type UsageQuery, type UsageRecord, type UsageRow, type UsageStore, type UsageTotals } from '../../metering/usage-store.js';
 import { inTransaction, type WatchedPool } from './pool.js';

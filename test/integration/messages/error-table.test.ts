@@ -4,7 +4,7 @@ import type { Test } from 'tap';
 import { waitFor } from '../../helpers/wait.js';
 import { closedPort } from '../../helpers/ports.js';
 import { startHarness } from '../../helpers/harness.js';
-import { bearer, call } from '../../helpers/http.js';
+import { bearer, call, type RawResponse } from '../../helpers/http.js';
 
 const MODEL = 'claude-sonnet-4-6';
 const ok = JSON.stringify({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
@@ -24,7 +24,7 @@ t.test('messages surface error table', async (t) => {
   const { key, id } = await h.createKey();
   const url = `${h.url}/gateway/v1/messages`;
 
-  const cases: Array<[string, () => Promise<any>, number, string]> = [
+  const cases: Array<[string, () => Promise<RawResponse>, number, string]> = [
     ['no key', () => call(url, { body: ok, headers: { 'content-type': 'application/json' } }), 401, 'authentication_error'],
     ['malformed key', () => call(url, { body: ok, headers: bearer('not-a-gateway-key') }), 401, 'authentication_error'],
     ['unknown key', () => call(url, { body: ok, headers: bearer('mgw_AAAAAAAAAAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB') }), 401, 'authentication_error'],

@@ -64,7 +64,7 @@ t.test('gateway down → 502 in each surface shape → recovery', async (t) => {
 });
 
 t.test('a stream that the gateway cuts ends with a final error event in the surface shape', async (t) => {
-  const { h, key, p } = await proxiedGateway(t);
+  const { h, p } = await proxiedGateway(t);
 
   for (const [path, body, format] of [
     ['/v1/messages', JSON.stringify({ model: MODEL, max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'cut me' }] }), 'messages'],
@@ -107,7 +107,7 @@ t.test('a stream cut after it ended whole gets nothing appended', async (t) => {
 });
 
 t.test('a client that goes away aborts the gateway call', async (t) => {
-  const { h, key, p } = await proxiedGateway(t);
+  const { h, p } = await proxiedGateway(t);
   h.simulator.injectFault({ kind: 'stall-mid-stream', afterEvents: 2 });
   const res = await fetchStream(`${p.url}/v1/messages`, JSON.stringify({ model: MODEL, max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'leave' }] }));
   await res.readUntil('message_start');

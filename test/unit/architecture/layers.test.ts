@@ -33,7 +33,7 @@ const LAYERS = [
 const CONFINED: ReadonlyArray<{ pkg: string; under: string }> = [
   { pkg: 'better-sqlite3', under: 'stores/sqlite/' },
   { pkg: 'pg', under: 'stores/postgres/' },
-  { pkg: 'redis', under: 'policy/ratelimit/redis/' },
+  { pkg: 'redis', under: 'stores/redis/' },
   { pkg: 'undici', under: 'upstream/' },
   // The OpenTelemetry SDK is imported (at start-up, when tracing is on) only by the module that
   // builds it: the request path knows tracing through observability/tracing/request-trace.ts alone.

@@ -58,7 +58,7 @@ export function parseEnvFile(text: string): Env {
 
 /** Compose's interpolation: $$, ${VAR}, ${VAR:-default}, ${VAR-default}, ${VAR:?error}, ${VAR?error}. */
 export function interpolate(value: string, vars: Readonly<Env>): string {
-  return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g, (whole, name: string | undefined, op: string | undefined, arg: string | undefined) => {
+  return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g, (_whole, name: string | undefined, op: string | undefined, arg: string | undefined) => {
     if (name === undefined) return '$';
     const set = vars[name];
     const empty = set === undefined || (op?.startsWith(':') === true && set === '');

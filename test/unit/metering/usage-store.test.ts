@@ -1,5 +1,4 @@
 import t from 'tap';
-import { join } from 'node:path';
 import { openDatabase } from '../../../src/stores/sqlite/open.js';
 import { SqliteUsageStore } from '../../../src/stores/sqlite/sqlite-usage-store.js';
 import { isDay } from '../../../src/metering/usage-store.js';

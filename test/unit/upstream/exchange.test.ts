@@ -10,7 +10,8 @@ import type { AnswerSink, AnswerStream } from '../../../src/upstream/answer-stre
 import { collectAnswer } from '../../../src/upstream/answer-stream.js';
 import { Cancellation } from '../../../src/upstream/cancellation.js';
 import type { UpstreamFailureKind, UpstreamOptions, UpstreamRequest } from '../../../src/upstream/client.js';
-import { classifyUpstreamFailure, UpstreamClient, upstreamFailureError } from '../../../src/upstream/client.js';
+import { classifyUpstreamFailure, UpstreamClient } from '../../../src/upstream/client.js';
+import { upstreamFailureError } from '../../../src/policy/resilience/upstream-failure.js';
 import type { UpstreamResponse, StreamedAnswer } from '../../../src/upstream/exchange.js';
 import { AnswerBodyError } from '../../../src/upstream/answer-stream.js';
 import { ExchangeCancelled, isEventStreamType } from '../../../src/upstream/exchange.js';

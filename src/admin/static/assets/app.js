@@ -56,7 +56,7 @@ async function render() {
   const main = byId('main');
   const path = location.pathname.replace(/\/+$/, '') || BASE;
   const sub = path.startsWith(BASE) ? path.slice(BASE.length) : '';
-  renderTopbar(me, () => signOut());
+  renderTopbar(me, () => void signOut());
   if (me === null) {
     if (sub !== '/sign-in') history.replaceState(null, '', `${BASE}/sign-in`);
     return showPage(main, () => signInPage({ main, onSignedIn: afterSignIn }));

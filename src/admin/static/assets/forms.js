@@ -12,8 +12,13 @@ import { h, notice, replace } from './dom.js';
 export function onSubmit(form, send) {
   const messages = h('div', { class: 'form-messages' });
   form.append(messages);
-  form.addEventListener('submit', async (event) => {
+  form.addEventListener('submit', (event) => {
     event.preventDefault();
+    void submit();
+  });
+
+  /** Every failure of `send` ends in the message area, so the promise never rejects. */
+  async function submit() {
     const button = form.querySelector('button[type=submit]');
     button?.setAttribute('disabled', '');
     replace(messages);
@@ -26,7 +31,7 @@ export function onSubmit(form, send) {
     } finally {
       button?.removeAttribute('disabled');
     }
-  });
+  }
 }
 
 /** @param {HTMLFormElement} form @returns {Record<string, string>} */

@@ -5,7 +5,6 @@ import type { Message } from '../../anthropic/wire.js';
 import type { ChatCompletion, ToolCall } from '../../openai/wire.js';
 import type { TranslationWarning } from '../warnings.js';
 import { mapFinishReason } from '../openai-shared/finish-reason.js';
-import {  } from '../openai-shared/invalid.js';
 import { isRecord } from '../../../lib/is-record.js';
 import { answerUsages } from './usage.js';
 

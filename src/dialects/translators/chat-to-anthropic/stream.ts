@@ -2,18 +2,15 @@
 // per response; it is the mapper a sse/Reframer runs between the SSE parser and the frames.
 
 import { STREAM_INTERRUPTED, type StreamFailure as RelayFailure } from '../../errors/stream-frames.js';
-import { emptyUsage, mergeProviderUsage, type TokenUsage } from '../../../metering/token-usage.js';
+import { mergeProviderUsage } from '../../../metering/token-usage.js';
 import type { Frame } from '../../sse/frames.js';
-import type { StreamMapper } from '../../sse/reframer.js';
 import type { SseEvent } from '../../sse/parser.js';
-import type { TranslationWarning } from '../warnings.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { chatStreamErrorChunk } from '../openai-shared/error.js';
 import { scanFastDelta } from '../openai-shared/fast-delta.js';
 import { NO_MESSAGE_START, outOfOrder, readProviderEvent, streamErrorOf } from '../openai-shared/provider-event.js';
 import { StreamProgress, type EventTranslator } from '../openai-shared/translated-answer.js';
 import { mapFinishReason } from '../openai-shared/finish-reason.js';
-import {  } from '../openai-shared/invalid.js';
 import { isRecord } from '../../../lib/is-record.js';
 import { chatUsageFrom } from './usage.js';
 import { noteMessageDelta, noteMessageStart } from '../../anthropic/answer-facts.js';

@@ -3,7 +3,6 @@
 
 import { chatErrorBody } from '../../errors/render.js';
 import type { ChatErrorBody } from '../../openai/wire.js';
-import {  } from './invalid.js';
 import { isRecord } from '../../../lib/is-record.js';
 
 interface ChatErrorKind {

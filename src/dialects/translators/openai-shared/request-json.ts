@@ -12,7 +12,6 @@ import { quoteJson } from '../../../lib/json/quote.js';
 import type { MessagesRequest } from '../../anthropic/wire.js';
 import type { ProviderRequest } from '../translator.js';
 import type { TranslationWarning } from '../warnings.js';
-import {  } from './invalid.js';
 import { isRecord } from '../../../lib/is-record.js';
 
 export function stringifyMessagesRequest(request: MessagesRequest): string {

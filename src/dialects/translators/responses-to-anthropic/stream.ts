@@ -10,12 +10,11 @@
 
 import { noteMessageDelta, noteMessageStart } from '../../anthropic/answer-facts.js';
 import { STREAM_INTERRUPTED, type StreamFailure } from '../../errors/stream-frames.js';
-import { emptyUsage, mergeProviderUsage, type TokenUsage } from '../../../metering/token-usage.js';
+import { mergeProviderUsage } from '../../../metering/token-usage.js';
 import { quoteJson } from '../../../lib/json/quote.js';
 import { isRecord } from '../../../lib/is-record.js';
 import type { Frame } from '../../sse/frames.js';
 import type { SseEvent } from '../../sse/parser.js';
-import type { TranslationWarning } from '../warnings.js';
 import { scanFastDelta } from '../openai-shared/fast-delta.js';
 import { NO_MESSAGE_START, outOfOrder, readProviderEvent, streamErrorOf } from '../openai-shared/provider-event.js';
 import { thinkingTokensOf } from '../openai-shared/thinking-tokens.js';

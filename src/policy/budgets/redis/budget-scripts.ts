@@ -2,7 +2,7 @@
 // trip each. Every KEY of one call carries the customer's hash tag, so the script may touch them all on
 // Redis Cluster too. Counters are integer nano-dollars (INCRBY); they stay below 2^53, so Lua's doubles
 // compare them exactly.
-import { luaScript, type LuaScript } from '../../ratelimit/redis/scripts.js';
+import { luaScript, type LuaScript } from '../../../stores/redis/lua-script.js';
 
 /**
  * KEYS: the counters of the request's budgets (key first, then customer).

@@ -1,9 +1,9 @@
 // Redis when it answers; otherwise this instance's own counters (seeded from the usage store) with its
-// share of what each budget had left, as the rate limits fall back (src/policy/ratelimit/redis/fallback-limiter.ts).
+// share of what each budget had left, as the rate limits fall back (src/policy/ratelimit/redis/fallback-limiter.ts; the switch itself is src/stores/redis/shared-or-local.ts).
 // While Redis is skipped a reservation costs no round trip. What was counted here meanwhile is added to
 // the fleet's counters once Redis answers again, before this instance's next decision there: otherwise
 // the fleet would spend what was left a second time.
-import { SharedOrLocal, type SharedStoreState, type SwitchEvent } from '../../ratelimit/redis/shared-or-local.js';
+import { SharedOrLocal, type SharedStoreState, type SwitchEvent } from '../../../stores/redis/shared-or-local.js';
 import type { BudgetCharge, BudgetDecision, BudgetHold, BudgetLedger } from '../budget-ledger.js';
 import type { MemoryBudgetLedger } from '../memory-budget-ledger.js';
 import { RedisBudgetHold, type RedisBudgetLedger } from './redis-budget-ledger.js';

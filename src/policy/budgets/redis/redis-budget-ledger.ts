@@ -2,8 +2,8 @@
 // ({customer}:budget:...:m2026-11) and expiring a day after the period ends; a counter missing in Redis
 // (first use in a period, a flush) is seeded from the usage store's rollup by the same atomic script.
 import { SingleFlight } from '../../../lib/single-flight.js';
-import { assertPrefix } from '../../ratelimit/redis/keys.js';
-import type { ScriptRunner } from '../../ratelimit/redis/redis-limiter.js';
+import { assertPrefix } from '../../../stores/redis/keys.js';
+import type { ScriptRunner } from '../../../stores/redis/lua-script.js';
 import { KEEP_AFTER_PERIOD_MS } from '../budget-period.js';
 import { counterName, type BudgetCharge, type BudgetDecision, type BudgetHold, type BudgetLedger, type SeedSpend } from '../budget-ledger.js';
 import { BUDGET_RESERVE_SCRIPT, BUDGET_SETTLE_SCRIPT } from './budget-scripts.js';

@@ -5,7 +5,7 @@ import type { LimitDecision, LimitRequest, RateLimiter, Reservation } from '../l
 import type { RateLimits } from '../../../keys/rate-limits.js';
 import { MemoryRateLimiter } from '../memory-limiter.js';
 import { RedisReservation } from './redis-limiter.js';
-import { SharedOrLocal, type SharedStoreState } from './shared-or-local.js';
+import { SharedOrLocal, type SharedStoreState } from '../../../stores/redis/shared-or-local.js';
 
 export type { SharedStoreState };
 

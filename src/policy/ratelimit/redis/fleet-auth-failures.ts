@@ -4,10 +4,10 @@
 // Successful authentications never touch Redis. While Redis is not answering, the local count alone decides.
 import { addressGroup } from '../auth-throttle.js';
 import type { AuthThrottle } from '../auth-throttle.js';
-import { AUTH_FAILURE_SCRIPT } from './failure-scripts.js';
-import type { GuardedRedis } from './guarded-redis.js';
-import { StoreUnavailableError } from './guarded-redis.js';
-import { authFailuresEntry } from './keys.js';
+import { AUTH_FAILURE_SCRIPT } from '../../../stores/redis/failure-scripts.js';
+import type { GuardedRedis } from '../../../stores/redis/guarded-redis.js';
+import { StoreUnavailableError } from '../../../stores/redis/guarded-redis.js';
+import { authFailuresEntry } from '../../../stores/redis/keys.js';
 
 const MINUTE_MS = 60_000;
 

@@ -6,8 +6,9 @@
 import type { LimitDecision, LimitRequest, LimitScope, LimitStatus, LimitWindow, RateLimiter, Reservation } from '../limiter.js';
 import type { RateLimits } from '../../../keys/rate-limits.js';
 import type { ReservationData } from '../memory-limiter.js';
-import { customerEntry, keyEntry, assertPrefix } from './keys.js';
-import { ACQUIRE_REPLY, ACQUIRE_SCRIPT, SETTLE_SCRIPT, type LuaScript } from './scripts.js';
+import { customerEntry, keyEntry, assertPrefix } from '../../../stores/redis/keys.js';
+import { ACQUIRE_REPLY, ACQUIRE_SCRIPT, SETTLE_SCRIPT } from './scripts.js';
+import type { LuaScript, ScriptRunner } from '../../../stores/redis/lua-script.js';
 import { busierBy, Lease, LEASE_DIVISOR, LEASE_TTL_MS, leaseWanted } from './lease.js';
 import { TurnBatcher } from './turn-batcher.js';
 import { PendingSettles, type SettleBatch } from './pending-settles.js';
@@ -24,10 +25,6 @@ const MAX_SETTLES_PER_SCRIPT = 32;
 const MAX_ACQUIRES_PER_SCRIPT = 64;
 
 /** What the limiter needs from a connection (GuardedRedis in production). */
-export interface ScriptRunner {
-  evalScript(script: LuaScript, keys: string[], args: string[]): Promise<unknown>;
-}
-
 export interface RedisRateLimiterOptions {
   /** Prepended to every key, e.g. 'mgw:rl:'; no braces (they are the hash tag). */
   prefix: string;

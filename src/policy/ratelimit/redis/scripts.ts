@@ -2,19 +2,10 @@
 // that waited for it (pending-settles.ts); settles no acquire picked up go as one script per key.
 // KEYS[1] is the key's entry and KEYS[2] its customer's; both carry the customer's hash tag so
 // they live in one slot (required by Redis Cluster for a multi-key script).
-import { createHash } from 'node:crypto';
+import { luaScript } from '../../../stores/redis/lua-script.js';
 import { BUCKET_LUA } from './bucket-lua.js';
 import { SETTLE_ARGS } from './pending-settles.js';
 import { MIN_LEASE_REQUESTS } from './lease.js';
-
-export interface LuaScript {
-  readonly source: string;
-  readonly sha1: string;
-}
-
-export function luaScript(source: string): LuaScript {
-  return { source, sha1: createHash('sha1').update(source).digest('hex') };
-}
 
 /**
  * Settles as both scripts take them, from ARGV[from]: their count, then SETTLE_ARGS values each
@@ -231,22 +222,4 @@ local now = clock(ARGV[1])
 applySettles(2, now)
 saveChanged(now)
 return 1
-`);
-
-/**
- * KEYS[1]: the instances sorted set. ARGV: instanceId, ttlMs, leaving ('1' = remove this instance).
- * Scores are the server's clock, so instances need not agree on the time. Returns the live count.
- */
-export const HEARTBEAT_SCRIPT = luaScript(`
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local ttl = tonumber(ARGV[2])
-if ARGV[3] == '1' then
-  redis.call('ZREM', KEYS[1], ARGV[1])
-else
-  redis.call('ZADD', KEYS[1], now, ARGV[1])
-end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ttl)
-redis.call('PEXPIRE', KEYS[1], ttl * 2)
-return redis.call('ZCARD', KEYS[1])
 `);

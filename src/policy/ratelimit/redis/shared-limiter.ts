@@ -5,15 +5,10 @@ import type { Logger } from 'pino';
 import type { GatewayMetrics } from '../../../observability/metrics.js';
 import type { RateLimiter } from '../limiter.js';
 import { FallbackLimiter, type LiveInstances } from './fallback-limiter.js';
-import { GuardedRedis } from './guarded-redis.js';
-import { InstanceRegistry } from './instance-registry.js';
+import { GuardedRedis } from '../../../stores/redis/guarded-redis.js';
+import type { FleetStore } from '../../../stores/redis/fleet-store.js';
+import { InstanceRegistry } from '../../../stores/redis/instance-registry.js';
 import { RedisRateLimiter } from './redis-limiter.js';
-
-/** The one Redis connection an instance has, with its key prefix: also used by the failure throttles. */
-export interface FleetStore {
-  readonly redis: GuardedRedis;
-  readonly prefix: string;
-}
 
 export interface SharedLimiter {
   readonly limiter: RateLimiter;

@@ -9,9 +9,9 @@
 // an instance that starts or reconnects learns the cool-downs in force at once, not only later ones.
 // While Redis is not answering each instance keeps its own cool-downs (they still hold locally); what
 // it learned meanwhile is not shared, and expires on its own.
-import type { GuardedRedis } from '../../ratelimit/redis/guarded-redis.js';
-import { StoreUnavailableError } from '../../ratelimit/redis/guarded-redis.js';
-import { luaScript, type LuaScript } from '../../ratelimit/redis/scripts.js';
+import type { GuardedRedis } from '../../../stores/redis/guarded-redis.js';
+import { StoreUnavailableError } from '../../../stores/redis/guarded-redis.js';
+import { luaScript, type LuaScript } from '../../../stores/redis/lua-script.js';
 import type { CoolDown, CoolDownReason } from '../route-state.js';
 
 /** How often an instance reads the fleet's cool-downs: four times within the promised second. */

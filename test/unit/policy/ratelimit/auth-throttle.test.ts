@@ -44,7 +44,7 @@ t.test('an address that is no address (a long header value) becomes a short key,
   const garbage = `${'9'.repeat(16 * 1024)}:${'f'.repeat(100)}`;
   t.ok(addressGroup(garbage).length <= 120, 'clipped');
   t.equal(addressGroup(garbage), addressGroup(`${garbage}x`), 'the same prefix, the same group');
-  let now = 0;
+  const now = 0;
   const throttle = new AuthThrottle(2, () => now);
   throttle.failed(garbage);
   throttle.failed(garbage);

@@ -8,7 +8,7 @@ import type { Budget } from '../../../../../src/keys/budget.js';
 import { MemoryBudgetLedger } from '../../../../../src/policy/budgets/memory-budget-ledger.js';
 import { FallbackBudgetLedger } from '../../../../../src/policy/budgets/redis/fallback-budget-ledger.js';
 import { budgetCounterKey, RedisBudgetLedger } from '../../../../../src/policy/budgets/redis/redis-budget-ledger.js';
-import { GuardedRedis } from '../../../../../src/policy/ratelimit/redis/guarded-redis.js';
+import { GuardedRedis } from '../../../../../src/stores/redis/guarded-redis.js';
 import { CuttableRelay } from '../../../../helpers/cuttable-relay.js';
 import { waitFor } from '../../../../helpers/wait.js';
 import { adminClient, deleteKeys, REDIS_URL, testPrefix } from '../../ratelimit/redis/redis-test-env.js';
@@ -71,7 +71,7 @@ t.test("an instance's spend during a Redis cut is added to the fleet's counter b
   holds.push(await reserve(1), await reserve(1));
   t.equal(await counter(), 1 * DOLLAR, 'Redis saw none of them');
   const [late, ...settled] = holds;
-  for (const hold of settled) ledger.settle(hold!.hold, 0.5 * DOLLAR);
+  for (const hold of settled) void ledger.settle(hold!.hold, 0.5 * DOLLAR);
   const here = 1 + 0.5 * settled.length + 1; // the seed, the settled ones, the one still reserved
 
   await restore();
@@ -81,10 +81,10 @@ t.test("an instance's spend during a Redis cut is added to the fleet's counter b
   t.same(events, ['fallback', 'resumed'], 'the switch logged once each way');
 
   // A request decided here during the cut that finishes now: its real cost reaches Redis as well.
-  ledger.settle(late!.hold, 0.1 * DOLLAR);
+  void ledger.settle(late!.hold, 0.1 * DOLLAR);
   await ledger.flush();
   t.equal(await counter(), (here + 0.25 - 0.9) * DOLLAR, 'its unused $0.90 given back in Redis');
-  ledger.settle(next.hold, 0.25 * DOLLAR);
+  void ledger.settle(next.hold, 0.25 * DOLLAR);
   t.equal(await counter(), (here + 0.25 - 0.9) * DOLLAR, 'a request decided in Redis settles there, as before');
 });
 
@@ -93,7 +93,7 @@ t.test('a counter Redis lost meanwhile is seeded from the store, which has the r
   await reserve(1);
   store.spent = 1 * DOLLAR;
   const holds = await cut(reserve, 2);
-  for (const h of holds) ledger.settle(h.hold, 2 * DOLLAR);
+  for (const h of holds) void ledger.settle(h.hold, 2 * DOLLAR);
   await admin.del(budgetCounterKey(prefix, charges[0]!));
   // The usage rows of the requests decided here are in the store by now.
   store.spent = (1 + 2 * holds.length) * DOLLAR;
@@ -109,7 +109,7 @@ t.test('a second outage decides from what the fleet spent since the first, not f
   await reserve(1);
   store.spent = 1 * DOLLAR;
   const first = await cut(reserve, 1);
-  for (const h of first) ledger.settle(h.hold, 1 * DOLLAR);
+  for (const h of first) void ledger.settle(h.hold, 1 * DOLLAR);
   await restore();
   // The rest of the fleet spends through Redis meanwhile (here: this ledger, while Redis answers).
   const spentByFleet = 8 - 1 - first.length;

@@ -10,7 +10,7 @@ import type { Budget } from '../../../../../src/keys/budget.js';
 import { MemoryBudgetLedger } from '../../../../../src/policy/budgets/memory-budget-ledger.js';
 import { FallbackBudgetLedger } from '../../../../../src/policy/budgets/redis/fallback-budget-ledger.js';
 import { budgetCounterKey, RedisBudgetLedger } from '../../../../../src/policy/budgets/redis/redis-budget-ledger.js';
-import { GuardedRedis } from '../../../../../src/policy/ratelimit/redis/guarded-redis.js';
+import { GuardedRedis } from '../../../../../src/stores/redis/guarded-redis.js';
 import { adminClient, deleteKeys, REDIS_URL, testPrefix } from '../../ratelimit/redis/redis-test-env.js';
 
 const DOLLAR = 1_000_000_000;

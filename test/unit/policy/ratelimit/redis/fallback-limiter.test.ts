@@ -2,7 +2,7 @@
 import t from 'tap';
 import type { LimitDecision, LimitRequest, RateLimiter } from '../../../../../src/policy/ratelimit/limiter.js';
 import { MemoryRateLimiter } from '../../../../../src/policy/ratelimit/memory-limiter.js';
-import { Breaker } from '../../../../../src/policy/ratelimit/redis/breaker.js';
+import { Breaker } from '../../../../../src/stores/redis/breaker.js';
 import { FallbackLimiter, shareOf } from '../../../../../src/policy/ratelimit/redis/fallback-limiter.js';
 import { RedisReservation } from '../../../../../src/policy/ratelimit/redis/redis-limiter.js';
 
@@ -55,7 +55,7 @@ t.test('store down: no Redis call, local shares, counted per decision, logged on
   t.equal(fallbacks, 3);
   t.same(logs, ['fallback']);
   const first = decisions[0];
-  if (first.allowed) limiter.settle(first.reservation, 5);
+  if (first.allowed) void limiter.settle(first.reservation, 5);
   t.equal(calls.settle, 0, 'a local reservation settles locally');
 });
 

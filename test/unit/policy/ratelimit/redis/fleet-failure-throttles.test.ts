@@ -8,7 +8,7 @@ import { SignInThrottle } from '../../../../../src/admin/auth/throttle.js';
 import type { SignInThrottleOptions, Subjects } from '../../../../../src/admin/auth/throttle.js';
 import { AuthThrottle } from '../../../../../src/policy/ratelimit/auth-throttle.js';
 import { shareAuthFailures } from '../../../../../src/policy/ratelimit/redis/fleet-auth-failures.js';
-import { GuardedRedis } from '../../../../../src/policy/ratelimit/redis/guarded-redis.js';
+import { GuardedRedis } from '../../../../../src/stores/redis/guarded-redis.js';
 import { adminClient, deleteKeys, REDIS_URL, testPrefix } from './redis-test-env.js';
 
 const MINUTE = 60_000;

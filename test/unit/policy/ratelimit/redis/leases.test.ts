@@ -3,7 +3,8 @@
 // Redis has left is the limit exactly once every lease has gone back, for requests and for tokens
 // (settles included). A quiet key, a small limit or an edited limit goes to Redis as before.
 import t, { type Test } from 'tap';
-import { ACQUIRE_SCRIPT, type LuaScript } from '../../../../../src/policy/ratelimit/redis/scripts.js';
+import { ACQUIRE_SCRIPT } from '../../../../../src/policy/ratelimit/redis/scripts.js';
+import type { LuaScript } from '../../../../../src/stores/redis/lua-script.js';
 import { RedisRateLimiter, type RedisRateLimiterOptions } from '../../../../../src/policy/ratelimit/redis/redis-limiter.js';
 import { LEASE_TTL_MS } from '../../../../../src/policy/ratelimit/redis/lease.js';
 import type { LimitDecision, LimitRequest } from '../../../../../src/policy/ratelimit/limiter.js';
@@ -111,7 +112,10 @@ t.test('never more than the limit: instances racing for the last requests of a b
     await Promise.all(
       instances.map(async (limiter) => {
         const decisions = await Promise.all(Array.from({ length: 25 }, () => decide(limiter.acquire(r))));
-        for (const d of decisions) d.allowed ? accepted++ : refused++;
+        for (const d of decisions) {
+          if (d.allowed) accepted++;
+          else refused++;
+        }
       }),
     );
   }

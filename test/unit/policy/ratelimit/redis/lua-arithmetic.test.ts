@@ -12,8 +12,9 @@ import fc from 'fast-check';
 import type { LimitDecision, LimitRequest, Reservation } from '../../../../../src/policy/ratelimit/limiter.js';
 import type { RateLimits } from '../../../../../src/keys/rate-limits.js';
 import { MemoryRateLimiter, type ReservationData } from '../../../../../src/policy/ratelimit/memory-limiter.js';
-import { GuardedRedis } from '../../../../../src/policy/ratelimit/redis/guarded-redis.js';
-import { RedisRateLimiter, RedisReservation, type ScriptRunner } from '../../../../../src/policy/ratelimit/redis/redis-limiter.js';
+import { GuardedRedis } from '../../../../../src/stores/redis/guarded-redis.js';
+import { RedisRateLimiter, RedisReservation } from '../../../../../src/policy/ratelimit/redis/redis-limiter.js';
+import type { ScriptRunner } from '../../../../../src/stores/redis/lua-script.js';
 import { adminClient, deleteKeys, REDIS_URL, testPrefix } from './redis-test-env.js';
 
 const KEYS = [

@@ -4,8 +4,8 @@
 import t from 'tap';
 import type { LimitDecision, LimitRequest } from '../../../../../src/policy/ratelimit/limiter.js';
 import { FallbackLimiter } from '../../../../../src/policy/ratelimit/redis/fallback-limiter.js';
-import { GuardedRedis } from '../../../../../src/policy/ratelimit/redis/guarded-redis.js';
-import { InstanceRegistry } from '../../../../../src/policy/ratelimit/redis/instance-registry.js';
+import { GuardedRedis } from '../../../../../src/stores/redis/guarded-redis.js';
+import { InstanceRegistry } from '../../../../../src/stores/redis/instance-registry.js';
 import { RedisRateLimiter, RedisReservation } from '../../../../../src/policy/ratelimit/redis/redis-limiter.js';
 import { CuttableRelay } from '../../../../helpers/cuttable-relay.js';
 import { adminClient, deleteKeys, REDIS_URL, testPrefix } from './redis-test-env.js';
@@ -142,7 +142,7 @@ t.test('a busy key deciding from leases, Redis cut and restored: bursts keep flo
     for (const until = performance.now() + ms; performance.now() < until; ) {
       for (const d of await burst()) {
         decided.push(d);
-        if (d.decision.allowed) limiter.settle(d.decision.reservation, 60);
+        if (d.decision.allowed) void limiter.settle(d.decision.reservation, 60);
       }
       // A burst every few milliseconds, as requests would come: decisions without Redis answer at once.
       await sleep(5);

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import type { Test } from 'tap';
-import { GuardedRedis } from '../../../../../src/policy/ratelimit/redis/guarded-redis.js';
+import { GuardedRedis } from '../../../../../src/stores/redis/guarded-redis.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 

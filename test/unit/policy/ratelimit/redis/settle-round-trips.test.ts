@@ -3,14 +3,14 @@
 // script carries it and applies it before deciding. A settle no acquire picks up goes alone after the
 // delay, all of one key's in one script.
 import t, { type Test } from 'tap';
-import type { LuaScript } from '../../../../../src/policy/ratelimit/redis/scripts.js';
+import type { LuaScript } from '../../../../../src/stores/redis/lua-script.js';
 import { ACQUIRE_SCRIPT, SETTLE_SCRIPT } from '../../../../../src/policy/ratelimit/redis/scripts.js';
 import { RedisRateLimiter } from '../../../../../src/policy/ratelimit/redis/redis-limiter.js';
 import type { LimitRequest } from '../../../../../src/policy/ratelimit/limiter.js';
 import { guardedRedisFor } from './redis-test-env.js';
 
 async function harness(t: Test, settleDelayMs: number) {
-  const { admin, prefix, redis } = await guardedRedisFor(t);
+  const { prefix, redis } = await guardedRedisFor(t);
   const scripts: string[] = [];
   const counted = {
     evalScript: (script: LuaScript, keys: string[], args: string[]) => {

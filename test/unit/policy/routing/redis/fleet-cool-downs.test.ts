@@ -2,7 +2,7 @@
 // ended ones are dropped and the hash expires with its last; a reader applies what is there; with
 // Redis away nothing throws and nothing is applied.
 import t from 'tap';
-import { GuardedRedis } from '../../../../../src/policy/ratelimit/redis/guarded-redis.js';
+import { GuardedRedis } from '../../../../../src/stores/redis/guarded-redis.js';
 import { coolingRoutesEntry, FleetCoolDowns, parseCoolDown } from '../../../../../src/policy/routing/redis/fleet-cool-downs.js';
 import type { CoolDownReason } from '../../../../../src/policy/routing/route-state.js';
 import { closedPort } from '../../../../helpers/ports.js';

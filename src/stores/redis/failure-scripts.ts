@@ -1,8 +1,7 @@
 // The server-side scripts of the fleet-wide failure throttles: each records a failure (or an attempt
 // that counts as one until it succeeds) and answers whether the subject must now wait, in one atomic
 // round trip. Times are the Redis server's clock, so instances need not agree on the time.
-import type { LuaScript } from './scripts.js';
-import { luaScript } from './scripts.js';
+import { luaScript, type LuaScript } from './lua-script.js';
 
 const SERVER_NOW = `
 local t = redis.call('TIME')

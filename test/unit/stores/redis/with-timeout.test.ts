@@ -5,8 +5,8 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { createClient } from 'redis';
-import { CommandTimeoutError, withTimeout } from '../../../../../src/policy/ratelimit/redis/with-timeout.js';
-import { REDIS_URL } from './redis-test-env.js';
+import { CommandTimeoutError, withTimeout } from '../../../../src/stores/redis/with-timeout.js';
+import { REDIS_URL } from '../../policy/ratelimit/redis/redis-test-env.js';
 
 function blockFor(ms: number): void {
   const until = Date.now() + ms;

@@ -2,9 +2,9 @@
 // connection (the relay does) but never answers the handshake. Each reconnect must give up at the connect
 // timeout, or the probe waits on one of them for good and the instance never shares the limits again.
 import t from 'tap';
-import { GuardedRedis } from '../../../../../src/policy/ratelimit/redis/guarded-redis.js';
-import { CuttableRelay } from '../../../../helpers/cuttable-relay.js';
-import { REDIS_URL } from './redis-test-env.js';
+import { GuardedRedis } from '../../../../src/stores/redis/guarded-redis.js';
+import { CuttableRelay } from '../../../helpers/cuttable-relay.js';
+import { REDIS_URL } from '../../policy/ratelimit/redis/redis-test-env.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -3,7 +3,25 @@
 // the last count is kept: it is what the per-instance fallback share divides by.
 import { randomUUID } from 'node:crypto';
 import { instancesSet } from './keys.js';
-import { HEARTBEAT_SCRIPT, type LuaScript } from './scripts.js';
+import { luaScript, type LuaScript } from './lua-script.js';
+
+/**
+ * KEYS[1]: the instances sorted set. ARGV: instanceId, ttlMs, leaving ('1' = remove this instance).
+ * Scores are the server's clock, so instances need not agree on the time. Returns the live count.
+ */
+export const HEARTBEAT_SCRIPT = luaScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[2])
+if ARGV[3] == '1' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], now, ARGV[1])
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ttl)
+redis.call('PEXPIRE', KEYS[1], ttl * 2)
+return redis.call('ZCARD', KEYS[1])
+`);
 
 interface Runner {
   evalScript(script: LuaScript, keys: string[], args: string[]): Promise<unknown>;

@@ -2,7 +2,7 @@
 // decide in this instance otherwise. While the store is known to be down no round trip is tried; a
 // failed call falls back for that decision. The switch to local and back is reported once each way,
 // never per request.
-import { errorMessage } from '../../../lib/error-message.js';
+import { errorMessage } from '../../lib/error-message.js';
 
 export interface SharedStoreState {
   readonly up: boolean;

@@ -3,9 +3,9 @@
 // Redis is skipped entirely (the breaker) until a background probe finds it answering again.
 import { createClient, ErrorReply } from 'redis';
 import { Breaker } from './breaker.js';
-import type { LuaScript } from './scripts.js';
+import type { LuaScript } from './lua-script.js';
 import { withTimeout } from './with-timeout.js';
-import { errorMessage } from '../../../lib/error-message.js';
+import { errorMessage } from '../../lib/error-message.js';
 
 export interface GuardedRedisOptions {
   url: string;

@@ -1,0 +1,59 @@
+// The composition root's upstream side: the simulator (when no provider is configured), the models
+// file, the providers with their connection pools, the translators between surfaces and providers,
+// and the model catalogue.
+import type { Logger } from 'pino';
+import { Catalogue } from '../../catalog/catalogue.js';
+import { modelsFileSettings, type ModelsFileSettings } from '../../catalog/load-models-file.js';
+import { DEFAULT_MODELS } from '../../catalog/model.js';
+import type { GatewayConfig } from '../../config/config.js';
+import { readModelsFile, type ModelsFile } from '../../config/models-file.js';
+import { chatToAnthropic } from '../../dialects/translators/chat-to-anthropic/translator.js';
+import { messagesToAnthropic } from '../../dialects/translators/messages-to-anthropic/translator.js';
+import { Translators } from '../../dialects/translators/registry.js';
+import { responsesToAnthropic } from '../../dialects/translators/responses-to-anthropic/translator.js';
+import { errorMessage } from '../../lib/error-message.js';
+import { buildProviders } from '../../providers/build-providers.js';
+import type { Provider } from '../../providers/provider.js';
+import { startSimulator, type Simulator } from '../simulator/index.js';
+
+export interface BuiltUpstream {
+  simulator: Simulator | null;
+  /** True when this process started the simulator (and so stops it). */
+  ownSimulator: boolean;
+  modelsFile: ModelsFile | null;
+  fileSettings: ModelsFileSettings;
+  providers: Provider[];
+  translators: Translators;
+  catalogue: Catalogue;
+}
+
+/** `givenSimulator`: a test's own simulator, used instead of starting one. */
+export async function buildUpstream(config: GatewayConfig, givenSimulator: Simulator | undefined, logger: Logger): Promise<BuiltUpstream> {
+  const ownSimulator = config.upstreamBaseUrl === null && givenSimulator === undefined;
+  const simulator = givenSimulator ?? (ownSimulator ? await startSimulator({ port: 0, host: '127.0.0.1' }) : null);
+  const baseUrl = config.upstreamBaseUrl ?? simulator!.url;
+  const upstreamKey = config.upstreamApiKey ?? (config.upstreamBaseUrl === null ? 'simulator' : null);
+  const modelsFile = readModelsFile(config.modelsFile);
+  const fileSettings = modelsFileSettings(modelsFile);
+  const providers = await buildProviders(
+    { entries: modelsFile?.providers, path: modelsFile?.path ?? 'GATEWAY_MODELS_FILE', env: config.environment, implicit: { baseUrl, apiKey: upstreamKey } },
+    {
+      connections: config.upstreamConnections,
+      connectTimeoutMs: config.timeouts.upstreamConnectMs,
+      headersTimeoutMs: config.timeouts.upstreamHeadersMs,
+      bodyTimeoutMs: config.timeouts.streamIdleMs,
+    },
+  );
+  const translators = new Translators([messagesToAnthropic, chatToAnthropic, responsesToAnthropic]);
+  translators.check(['messages', 'chat', 'responses'], providers);
+  const catalogue = new Catalogue({
+    defaults: DEFAULT_MODELS,
+    configured: fileSettings.models,
+    // The live list is the first provider's, when its type has one.
+    fetchLive: providers[0]!.listModels,
+    refreshMs: config.modelsRefreshMs,
+    onRefreshError: (err) => logger.warn({ err: errorMessage(err) }, 'models list refresh failed; keeping the last known list'),
+  });
+  await catalogue.start();
+  return { simulator, ownSimulator, modelsFile, fileSettings, providers, translators, catalogue };
+}
