@@ -4,7 +4,7 @@ import { isStrongEnoughAdminToken, MIN_ADMIN_TOKEN_LENGTH } from '../config/admi
 import type { Handler, Stage } from '../gateway/compose.js';
 import { compose } from '../gateway/compose.js';
 import type { HttpRoute } from '../gateway/routes.js';
-import { customerLimitsLookup } from '../policy/ratelimit/request-limits.js';
+import type { RateLimits } from '../keys/rate-limits.js';
 import type { Runtime } from '../gateway/runtime.js';
 import { errorBoundaryStage } from '../gateway/stages/error-boundary.js';
 import { observeStage } from '../gateway/stages/observe.js';
@@ -21,17 +21,14 @@ import { sessionRoutes } from './api/session-handlers.js';
 import { usageRoutes } from './api/usage-handlers.js';
 import { userRoutes } from './api/user-handlers.js';
 import type { ScryptCost } from './auth/passwords.js';
-import { PasswordHasher } from './auth/passwords.js';
+import type { PasswordHasher } from './auth/passwords.js';
 import type { SessionTimes } from './auth/session-store.js';
-import { DEFAULT_SESSION_TIMES, SessionStore } from './auth/session-store.js';
+import type { SessionStore } from './auth/session-store.js';
 import type { Stores } from '../stores/stores.js';
-import { FleetSignInThrottle } from './auth/fleet-sign-in-throttle.js';
-import type { AttemptGuard, AttemptThrottle } from './auth/sign-in-attempt.js';
+import type { AttemptGuard } from './auth/sign-in-attempt.js';
 import type { SignInThrottleOptions } from './auth/throttle.js';
-import { SignInThrottle } from './auth/throttle.js';
 import { API_ANSWER_HEADERS } from './http/send.js';
 import { DASHBOARD_PREFIX, staticFilesStage } from './http/static-files.js';
-import { errorMessage } from '../lib/error-message.js';
 
 export interface DashboardDeps {
   stores: Pick<Stores, 'keys' | 'usage' | 'users' | 'sessions'>;
@@ -45,26 +42,20 @@ export interface DashboardDeps {
 /** Admin API bodies are small; this also bounds what an unauthenticated sign-in call can make us read. */
 const ADMIN_BODY_LIMIT = 64 * 1024;
 
-/** This process's count, also kept over the fleet when the instances share Redis. */
-function signInThrottle(rt: Runtime, options: SignInThrottleOptions | undefined): AttemptThrottle {
-  const local = new SignInThrottle(options);
-  const fleet = rt.fleetStore ?? null;
-  if (fleet === null) return local;
-  return new FleetSignInThrottle(local, fleet.redis, {
-    prefix: fleet.prefix,
-    onError: (err) => rt.logger.error({ err: errorMessage(err) }, 'counting a sign-in attempt in Redis failed'),
-  });
+/** The dashboard's long-lived services, built by the composition root (apps/serve/build-admin.ts). */
+export interface DashboardServices {
+  passwords: PasswordHasher;
+  sessions: SessionStore;
+  /** One throttle for sign-ins and bearer tokens alike, and the proxies whose client address is believed. */
+  attempts: AttemptGuard;
+  customerDefaults: (customerName: string) => RateLimits | null;
 }
 
-export function dashboardRoutes(rt: Runtime, deps: DashboardDeps): HttpRoute[] {
+export function dashboardRoutes(rt: Runtime, deps: Pick<DashboardDeps, 'stores' | 'adminToken'>, services: DashboardServices): HttpRoute[] {
   // The start refuses such a token already; this keeps any other way of mounting the dashboard honest.
   if (!isStrongEnoughAdminToken(deps.adminToken)) throw new Error(`the admin token must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
   const { keys: keyStore, usage: usageStore, users } = deps.stores;
-  const passwords = new PasswordHasher(deps.passwordCost);
-  const customerDefaults = customerLimitsLookup(rt.config.rateLimits.customers);
-  const sessions = new SessionStore(deps.stores.sessions, deps.sessionTimes ?? DEFAULT_SESSION_TIMES);
-  // One throttle for sign-ins and bearer tokens alike.
-  const attempts: AttemptGuard = { throttle: signInThrottle(rt, deps.throttle), trustedProxies: new Set(rt.config.rateLimits.trustedProxies) };
+  const { passwords, sessions, attempts, customerDefaults } = services;
   const api = adminApiStage(
     [
       ...sessionRoutes({ adminToken: deps.adminToken, keyStore, sessions, users, passwords, ...attempts }),

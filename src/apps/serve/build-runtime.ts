@@ -1,6 +1,6 @@
 // The composition root: every long-lived service of one gateway process is built here from the
 // configuration, once, and handed to what uses it through the Runtime; one file per concern builds
-// its part (build-observability.ts, build-stores.ts, build-upstream.ts, build-policy.ts). Also tears
+// its part (build-observability.ts, build-stores.ts, build-upstream.ts, build-policy.ts; the dashboard's in build-admin.ts, through mounted-routes.ts). Also tears
 // them down in the right order (stop taking work → flush usage → close the database).
 import type { Writable } from 'node:stream';
 import { adminTokenOf } from '../../config/admin-token.js';

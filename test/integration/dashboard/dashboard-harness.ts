@@ -1,5 +1,5 @@
 // A test gateway with the dashboard mounted, and an admin API client that keeps its session like a browser.
-import { dashboardRoutes } from '../../../src/admin/routes.js';
+import { buildDashboard } from '../../../src/apps/serve/build-admin.js';
 import type { DashboardDeps } from '../../../src/admin/routes.js';
 import { startHarness } from '../../helpers/harness.js';
 import type { Harness, HarnessOptions } from '../../helpers/harness.js';
@@ -18,7 +18,7 @@ export function startDashboardHarness(
   return startHarness({
     ...opts,
     extraRoutes: (built) =>
-      dashboardRoutes(built.runtime, {
+      buildDashboard(built.runtime, {
         stores: built.stores,
         adminToken: built.adminToken,
         passwordCost: TEST_PASSWORD_COST,

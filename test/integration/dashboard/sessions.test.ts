@@ -1,6 +1,6 @@
 // Sessions: cookie attributes, sign-out, the bearer admin token, and refusal of cross-site state changes.
 import t from 'tap';
-import { dashboardRoutes } from '../../../src/admin/routes.js';
+import { buildDashboard } from '../../../src/apps/serve/build-admin.js';
 import { createGateway } from '../../../src/gateway/create-gateway.js';
 import { createHttpServer, listen } from '../../../src/gateway/server.js';
 import { call } from '../../helpers/http.js';
@@ -78,7 +78,7 @@ t.test('sessions and cross-site protection', async (t) => {
     await op.signIn({ token: ADMIN_TOKEN });
     // A second gateway on the same database, started with a rotated token.
     const rotated = createHttpServer(
-      createGateway(h.runtime, dashboardRoutes(h.runtime, { stores: h.built.stores, adminToken: 'mgwadm_rotated_admin_token_0123456789' })),
+      createGateway(h.runtime, buildDashboard(h.runtime, { stores: h.built.stores, adminToken: 'mgwadm_rotated_admin_token_0123456789' })),
       h.runtime.config.limits,
     );
     const address = await listen(rotated, 0, '127.0.0.1');
