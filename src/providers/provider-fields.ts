@@ -14,6 +14,11 @@ export class ProviderFields {
     private readonly env: EnvLookup,
   ) {}
 
+  /** A variable of the environment a type reads by a name of its own (GOOGLE_APPLICATION_CREDENTIALS, say). */
+  environment(name: string): string | undefined {
+    return this.env(name);
+  }
+
   fail(field: string, why: string): ConfigError {
     return new ConfigError(`${this.where}.${field}: ${why}`);
   }

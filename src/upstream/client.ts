@@ -17,6 +17,11 @@ export interface UpstreamOptions {
   bodyTimeoutMs: number;
   /** Largest JSON answer held whole (default MAX_BUFFERED_ANSWER_BYTES); tests set it small. */
   maxBufferedAnswerBytes?: number;
+  /**
+   * The media type of the provider's streamed answers (default text/event-stream): an answer of this
+   * type is handed over at its headers and relayed as it arrives (Bedrock: application/vnd.amazon.eventstream).
+   */
+  streamedType?: string;
 }
 
 export interface UpstreamRequest {
@@ -49,9 +54,11 @@ export class UpstreamClient {
   private readonly pool: Pool;
   /** The largest answer held in memory whole (a JSON answer, or a stream read to its end). */
   readonly maxBufferedBytes: number;
+  private readonly streamedType: string | undefined;
 
   constructor(baseUrl: string, options: UpstreamOptions) {
     this.maxBufferedBytes = options.maxBufferedAnswerBytes ?? MAX_BUFFERED_ANSWER_BYTES;
+    this.streamedType = options.streamedType?.toLowerCase();
     const url = new URL(baseUrl);
     this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');
@@ -83,7 +90,7 @@ export class UpstreamClient {
    */
   exchange(req: UpstreamRequest, cancellation?: Cancellation): Promise<UpstreamResponse> {
     const request = { origin: this.origin, method: req.method, path: this.prefix + req.path, headers: req.headers, body: req.body ?? null };
-    return exchange(this.pool, request, cancellation, this.maxBufferedBytes);
+    return exchange(this.pool, request, cancellation, this.maxBufferedBytes, this.streamedType);
   }
 
   close(): Promise<void> {

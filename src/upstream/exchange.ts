@@ -59,10 +59,10 @@ export class ExchangeCancelled extends Error {
 
 const EVENT_STREAM = 'text/event-stream';
 
-export function isEventStreamType(contentType: string | string[] | undefined): boolean {
+export function isEventStreamType(contentType: string | string[] | undefined, streamed: string = EVENT_STREAM): boolean {
   const type = Array.isArray(contentType) ? contentType[0] : contentType;
   // Media types are case-insensitive (RFC 9110 8.3.1).
-  return type !== undefined && type.length >= EVENT_STREAM.length && type.slice(0, EVENT_STREAM.length).toLowerCase() === EVENT_STREAM;
+  return type !== undefined && type.length >= streamed.length && type.slice(0, streamed.length).toLowerCase() === streamed;
 }
 
 /** An answer as handed over; its headers become an object the first time they are asked for. */
@@ -116,11 +116,18 @@ function isName(name: Buffer, lowerName: string): boolean {
  * One call over the pool: a JSON answer arrives whole, an event stream as an AnswerStream at its
  * headers, and the client going away (the cancellation) aborts the call at once.
  */
-export function exchange(pool: Dispatcher, request: Dispatcher.DispatchOptions, cancellation: Cancellation | undefined, maxBufferedBytes: number): Promise<UpstreamResponse> {
+export function exchange(
+  pool: Dispatcher,
+  request: Dispatcher.DispatchOptions,
+  cancellation: Cancellation | undefined,
+  maxBufferedBytes: number,
+  /** The media type of a streamed answer (lower case): a provider whose streams are framed otherwise names its own. */
+  streamedType: string = EVENT_STREAM,
+): Promise<UpstreamResponse> {
   // Already gone: no connection is opened for nobody.
   if (cancellation?.cancelled) return Promise.reject(new ExchangeCancelled());
   return new Promise((resolve, reject) => {
-    pool.dispatch(request, new ExchangeHandler(resolve, reject, cancellation, maxBufferedBytes));
+    pool.dispatch(request, new ExchangeHandler(resolve, reject, cancellation, maxBufferedBytes, streamedType));
   });
 }
 
@@ -143,6 +150,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler, AnswerFlow {
     private readonly reject: (err: unknown) => void,
     private readonly cancellation: Cancellation | undefined,
     private readonly maxBufferedBytes: number,
+    private readonly streamedType: string,
   ) {}
 
   /** The Cancellation hook. */
@@ -177,7 +185,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler, AnswerFlow {
     this.statusCode = statusCode;
     this.rawHeaders = rawHeaders;
     this.headersAt = performance.now();
-    if (isEventStreamType(rawHeader(rawHeaders, 'content-type'))) {
+    if (isEventStreamType(rawHeader(rawHeaders, 'content-type'), this.streamedType)) {
       this.stream = new AnswerStream(this);
       this.resolve(new Answer('stream', statusCode, rawHeaders, this.dispatchedAt, this.headersAt, this.stream));
     }

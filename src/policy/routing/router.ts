@@ -15,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CatalogModel } from '../../catalog/model.js';
 import type { Principal } from '../../keys/principal.js';
 import type { UpstreamErrorKind } from '../../observability/metrics.js';
+import { CredentialError } from '../../providers/credential-error.js';
 import type { ProviderCall, ProviderDialect } from '../../providers/provider.js';
 import type { Cancellation } from '../../upstream/cancellation.js';
 import type { UpstreamFailureKind } from '../../upstream/client.js';
@@ -298,11 +299,6 @@ export class Router {
   private cool(state: RouteState, coolDown: CoolDown): void {
     this.events.cooled?.(state.route, coolDown);
   }
-}
-
-/** A provider could not make the request itself (no access token, a signing failure): the route's credential. */
-export class CredentialError extends Error {
-  override name = 'CredentialError';
 }
 
 /** One request's journey over the routes. */
