@@ -4,7 +4,7 @@
 // once it refused it. The load, on another key, goes on untouched.
 import t from 'tap';
 import { request } from 'undici';
-import { countBy, describe, failed, sleep, startDrill, startLoad } from './drill.js';
+import { countBy, describe, EVENT_BOUND_MS, failed, sleep, startDrill, startLoad, TIMED, timingClaim } from './drill.js';
 import { waitFor } from '../helpers/wait.js';
 
 // About 20 s on an idle 2-core machine; every instance start compiles the gateway, which a busy machine slows many times over.
@@ -13,7 +13,7 @@ t.setTimeout(360_000);
 /** What the fleet promises for a key change reaching every instance. */
 const PROPAGATION_BOUND_MS = 2000;
 /** Polled past the bound, so a late refusal is measured rather than only missed. */
-const POLL_FOR_MS = 6000;
+const POLL_FOR_MS = TIMED ? 6000 : EVENT_BOUND_MS;
 const POLL_EVERY_MS = 20;
 
 /** The status of an authenticated request that costs no upstream call (the models list), so a poll is quick. */
@@ -45,7 +45,7 @@ async function pollUntilRefused(target: string, url: string, secret: string, fro
   return { target, refusedAfterMs: refusedAt === null ? null : Math.round(refusedAt - from), afterRefusal: afterRefusal.filter((s) => s !== 401) };
 }
 
-t.test('a key revoked during the load: refused by every instance within 2 s', async (t) => {
+t.test(`a key revoked during the load: refused by every instance${TIMED ? ' within 2 s' : ''}`, async (t) => {
   const drill = await startDrill(t);
   const { fleet } = drill;
   const revoked = await drill.cli('keys', 'create', '--customer', 'drill', '--name', 'revoked during the drill');
@@ -85,7 +85,8 @@ t.test('a key revoked during the load: refused by every instance within 2 s', as
   t.comment(report);
 
   for (const r of refusals) {
-    t.ok(r.refusedAfterMs !== null && r.refusedAfterMs <= PROPAGATION_BOUND_MS, `${r.target} refused the key within ${PROPAGATION_BOUND_MS} ms (took ${r.refusedAfterMs ?? `>${POLL_FOR_MS}`} ms)`);
+    t.not(r.refusedAfterMs, null, `${r.target} refused the key`);
+    timingClaim(t, r.refusedAfterMs !== null && r.refusedAfterMs <= PROPAGATION_BOUND_MS, `${r.target} refused the key within ${PROPAGATION_BOUND_MS} ms (took ${r.refusedAfterMs ?? `>${POLL_FOR_MS}`} ms)`);
     t.same(r.afterRefusal, [], `${r.target} never accepted it again`);
   }
   t.same(throughHaproxy, [401, 401, 401, 401, 401, 401], 'refused through HAProxy, whichever instance answers');

@@ -3,7 +3,7 @@
 // ran twice); HAProxy takes it out of rotation within its check interval × fall; the usage it lost is
 // at most what it answered within its last flush interval.
 import t from 'tap';
-import { countBy, describe, DRILL_CHECK, failed, sleep, startDrill, startLoad, USAGE_FLUSH_MS } from './drill.js';
+import { countBy, describe, DRILL_CHECK, EVENT_BOUND_MS, failed, sleep, startDrill, startLoad, TIMED, timingClaim, USAGE_FLUSH_MS } from './drill.js';
 
 // About 25 s on an idle 2-core machine; every instance start compiles the gateway, which a busy machine slows many times over.
 t.setTimeout(360_000);
@@ -22,7 +22,7 @@ t.test('kill -9 of one instance under load: only its in-flight requests fail', a
   const killedAt = performance.now();
   await victim.stop('SIGKILL');
   const goneAt = performance.now();
-  await fleet.haproxy.waitFor(victim.name, 'DOWN', 10_000);
+  await fleet.haproxy.waitFor(victim.name, 'DOWN', TIMED ? 10_000 : EVENT_BOUND_MS);
   const downAfterKill = Math.round(performance.now() - killedAt);
   const sessionsAtDown = (await fleet.haproxy.servers()).find((s) => s.name === victim.name)!;
   await sleep(2000);
@@ -48,7 +48,7 @@ t.test('kill -9 of one instance under load: only its in-flight requests fail', a
   t.same(afterDeath.filter(failed).map((o) => describe(o, origin)), [], `all ${afterDeath.length} requests sent after the death succeeded`);
 
   const budgetMs = DRILL_CHECK.interMs * (DRILL_CHECK.fall + 1) + 500;
-  t.ok(downAfterKill <= budgetMs, `HAProxy took ${victim.name} out within ${budgetMs} ms (took ${downAfterKill} ms)`);
+  timingClaim(t, downAfterKill <= budgetMs, `HAProxy took ${victim.name} out within ${budgetMs} ms (took ${downAfterKill} ms)`);
   t.equal(sessionsAtEnd.sessions, sessionsAtDown.sessions, `no session went to ${victim.name} once it was DOWN (${sessionsAtEnd.sessions} in all)`);
 
   // The survivors flush what they hold when stopped; what the dead one held since its last flush is gone.
@@ -57,12 +57,10 @@ t.test('kill -9 of one instance under load: only its in-flight requests fail', a
   const answered = outcomes.filter((o) => o.status === 200 && o.error === null);
   const lost = answered.filter((o) => o.requestId === null || !recorded.has(o.requestId));
   const windowStart = killedAt - USAGE_FLUSH_MS - FLUSH_MARGIN_MS;
-  const oldLoss = lost.filter((o) => o.instance !== victim.name || o.endedAt < windowStart);
   const oldest = lost.length === 0 ? 0 : Math.round(killedAt - Math.min(...lost.map((o) => o.endedAt)));
-  t.same(
-    oldLoss.map((o) => describe(o, origin)),
-    [],
-    `usage lost: ${lost.length} of ${answered.length} answers, all answered by ${victim.name} within its flush interval (${USAGE_FLUSH_MS} ms) before the kill (oldest ${oldest} ms before)`,
-  );
+  const lostMessage = `usage lost: ${lost.length} of ${answered.length} answers, all answered by ${victim.name} within its flush interval (${USAGE_FLUSH_MS} ms) before the kill (oldest ${oldest} ms before)`;
+  // Only the victim's unflushed usage may be lost; how recent it is depends on its flush timer firing on time.
+  t.same(lost.filter((o) => o.instance !== victim.name).map((o) => describe(o, origin)), [], `usage lost only on ${victim.name}`);
+  timingClaim(t, lost.every((o) => o.endedAt >= windowStart), lostMessage);
   t.ok(recorded.size >= answered.length - lost.length, `${recorded.size} usage rows in PostgreSQL`);
 });
