@@ -12,7 +12,7 @@ export function modelRoutes(catalogue: Catalogue): ApiRoute[] {
       method: 'GET',
       pattern: '/models',
       access: 'signed-in',
-      handler: async () => ok({ models: catalogue.list().map(modelView) }),
+      handler: async () => ok({ models: catalogue.list().map(modelView), unpricedModels: { prices: pricesView(catalogue.unpricedPrices) } }),
     },
   ];
 }
@@ -23,21 +23,19 @@ export type PricesView = Record<keyof ModelPrices, string>;
 export interface ModelView {
   id: string;
   displayName: string;
-  /** False: requests to it are counted at zero cost (docs/spend.md). */
+  /** False: requests to it are counted at zero cost, and refused under a hard budget (docs/spend.md). */
   priced: boolean;
+  /** True when its prices are the operator's default for unpriced models, not its own. */
+  pricedByDefault: boolean;
   /** USD per million tokens, as the models file writes them; null when unknown. */
   prices: PricesView | null;
 }
 
 function modelView(m: CatalogModel): ModelView {
-  const p = m.prices;
-  return {
-    id: m.id,
-    displayName: m.displayName,
-    priced: p !== null,
-    prices:
-      p === null
-        ? null
-        : { input: formatUsdPerMillion(p.input), output: formatUsdPerMillion(p.output), cacheWrite: formatUsdPerMillion(p.cacheWrite), cacheRead: formatUsdPerMillion(p.cacheRead) },
-  };
+  return { id: m.id, displayName: m.displayName, priced: m.prices !== null, pricedByDefault: m.pricedByDefault === true, prices: pricesView(m.prices) };
+}
+
+function pricesView(p: ModelPrices | null): PricesView | null {
+  if (p === null) return null;
+  return { input: formatUsdPerMillion(p.input), output: formatUsdPerMillion(p.output), cacheWrite: formatUsdPerMillion(p.cacheWrite), cacheRead: formatUsdPerMillion(p.cacheRead) };
 }

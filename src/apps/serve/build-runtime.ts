@@ -140,6 +140,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
   const catalogue = new Catalogue({
     defaults: DEFAULT_MODELS,
     configured: fileSettings.models,
+    unpricedPrices: fileSettings.unpricedPrices,
     // The live list is the first provider's, when its type has one.
     fetchLive: providers[0]!.listModels,
     refreshMs: config.modelsRefreshMs,

@@ -10,7 +10,7 @@ import type { Principal } from '../../keys/principal.js';
 import type { Next, Stage } from '../compose.js';
 import type { Runtime } from '../runtime.js';
 import { counterName, type BudgetCharge, type BudgetDecision } from '../../policy/budgets/budget-ledger.js';
-import { budgetCharges, refusalMessage, remainingNano, reservedCost, secondsToReset } from '../../policy/budgets/budget-rules.js';
+import { budgetCharges, refusalMessage, remainingNano, reservedCost, secondsToReset, unpricedMessage } from '../../policy/budgets/budget-rules.js';
 import { formatUsd, requestCost } from '../../metering/cost.js';
 import { isModelSurface, type ModelSurface } from '../../policy/ratelimit/request-limits.js';
 import { errorMessage } from '../../lib/error-message.js';
@@ -39,6 +39,7 @@ export function budgetStage(rt: Runtime): Stage {
   async function budgeted(ctx: RequestContext, next: Next, principal: Principal, surface: ModelSurface, model: CatalogModel): Promise<void> {
     const at = now();
     const charges = budgetCharges(principal, at);
+    if (model.prices === null) refuseOrFlagUnpriced(ctx, principal, charges, model);
     // Counting tokens costs nothing: it reserves nothing, so only a budget already past its amount refuses it.
     const reserve = ctx.route.countsTokens === true ? 0 : reservedCost(parsedBody(ctx), surface, model, ctx.body?.length ?? 0);
     let decision: BudgetDecision;
@@ -82,6 +83,20 @@ export function budgetStage(rt: Runtime): Stage {
       }
       reportUtilisation(principal, charges, decision.spentBefore.map((s) => s + cost));
     }
+  }
+
+  /**
+   * A model without a price costs 0, so no budget could stop it (finding N1): a hard budget refuses it
+   * before anything is reserved, a soft one lets it through flagged. The operator's `unpricedModels`
+   * price gives such models a price, and this never runs.
+   */
+  function refuseOrFlagUnpriced(ctx: RequestContext, principal: Principal, charges: readonly BudgetCharge[], model: CatalogModel): void {
+    const hard = charges.find((c) => c.budget.mode === 'hard');
+    if (hard !== undefined) {
+      metrics.budgetExceeded(hard.scope, 'refused');
+      throw new GatewayError('model_not_priced', unpricedMessage(hard, model.id), { param: 'model' });
+    }
+    for (const c of charges) flag(ctx, principal, c);
   }
 
   function flag(ctx: RequestContext, principal: Principal, c: BudgetCharge): void {

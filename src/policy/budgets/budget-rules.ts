@@ -53,6 +53,12 @@ export function refusalMessage(c: BudgetCharge, customerName: string): string {
   return `The spend budget of ${whose}, ${formatUsd(c.budget.amountNanoUsd)} USD ${PERIOD_TEXT[c.budget.period]}, is spent; ${resets}.`;
 }
 
+/** Why a model without a price is refused under a hard budget, and what the operator can do. */
+export function unpricedMessage(c: BudgetCharge, modelId: string): string {
+  const whose = c.scope === 'key' ? 'this API key' : "this API key's customer";
+  return `The model "${modelId}" has no price, and ${whose} has a hard spend budget that could not count its cost; use a priced model, or ask the operator to give it a price (or a default price for unpriced models).`;
+}
+
 /** Whole seconds until the refusing budget's period resets (at least 1); null for a total budget. */
 export function secondsToReset(c: BudgetCharge, nowMs: number): number | null {
   if (c.window.resetsAt === null) return null;
