@@ -17,6 +17,8 @@ import { errorMessage } from '../../lib/error-message.js';
 
 export const BUDGET_REMAINING_HEADER = 'x-gateway-budget-remaining';
 
+const NOTHING = { hold: 0, base: 0 } as const;
+
 /** Soft-budget warnings remembered (one per budget and period); the memory starts over past it. */
 const MAX_WARNED = 10_000;
 /** A ledger that cannot answer (the store down at a period's first use) is logged at most this often. */
@@ -41,10 +43,10 @@ export function budgetStage(rt: Runtime): Stage {
     const charges = budgetCharges(principal, at);
     if (model.prices === null) refuseOrFlagUnpriced(ctx, principal, charges, model);
     // Counting tokens costs nothing: it reserves nothing, so only a budget already past its amount refuses it.
-    const reserve = ctx.route.countsTokens === true ? 0 : reservedCost(parsedBody(ctx), surface, model, ctx.body?.length ?? 0);
+    const { hold: reserve, base } = ctx.route.countsTokens === true ? NOTHING : reservedCost(parsedBody(ctx), surface, model, ctx.body?.length ?? 0);
     let decision: BudgetDecision;
     try {
-      const pending = budgets.reserve(charges, reserve);
+      const pending = budgets.reserve(charges, reserve, base);
       decision = pending instanceof Promise ? await pending : pending;
     } catch (err) {
       // Nothing to count against (the usage store did not answer): the request is served, as keys are
@@ -65,7 +67,8 @@ export function budgetStage(rt: Runtime): Stage {
         headers: retryAfter === null ? {} : { 'retry-after': String(retryAfter) },
       });
     }
-    const spentAfter = decision.spentBefore.map((s) => s + reserve);
+    // What is left once the request's maximum as estimated (not the cushion held meanwhile) is counted.
+    const spentAfter = decision.spentBefore.map((s) => s + base);
     ctx.headers[BUDGET_REMAINING_HEADER] = formatUsd(remainingNano(charges, spentAfter));
     charges.forEach((c, i) => {
       if (c.budget.mode === 'soft' && spentAfter[i] > c.budget.amountNanoUsd) flag(ctx, principal, c);
