@@ -2,7 +2,7 @@
 import type { Catalogue } from '../../catalog/catalogue.js';
 import type { CatalogModel } from '../../catalog/model.js';
 import { formatUsdPerMillion } from '../../metering/cost.js';
-import type { ModelPrices } from '../../metering/prices.js';
+import { cacheWrite1hPrice, type ModelPrices } from '../../metering/prices.js';
 import type { ApiRoute } from './types.js';
 import { ok } from './types.js';
 
@@ -37,5 +37,13 @@ function modelView(m: CatalogModel): ModelView {
 
 function pricesView(p: ModelPrices | null): PricesView | null {
   if (p === null) return null;
-  return { input: formatUsdPerMillion(p.input), output: formatUsdPerMillion(p.output), cacheWrite: formatUsdPerMillion(p.cacheWrite), cacheRead: formatUsdPerMillion(p.cacheRead) };
+  return {
+    input: formatUsdPerMillion(p.input),
+    output: formatUsdPerMillion(p.output),
+    cacheWrite: formatUsdPerMillion(p.cacheWrite),
+    cacheWrite1h: formatUsdPerMillion(cacheWrite1hPrice(p)),
+    cacheRead: formatUsdPerMillion(p.cacheRead),
+    // USD per 1,000 uses: nano-dollars per use ÷ 1000 are thousandths of a dollar per 1,000 uses.
+    webSearch: formatUsdPerMillion((p.webSearch ?? 0) / 1000),
+  };
 }

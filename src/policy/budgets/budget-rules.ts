@@ -44,7 +44,8 @@ export interface Reservation {
 export function reservedCost(body: Record<string, unknown>, surface: ModelSurface, model: CatalogModel, bodyBytes: number): Reservation {
   const prices = model.prices;
   if (prices === null) return { base: 0, hold: 0 };
-  const output = reservedTokens(body, surface, model) * prices.output;
+  // Declared web searches are billed per use on top of the tokens their results add.
+  const output = reservedTokens(body, surface, model) * prices.output + declaredUses(body, /^web_search/) * (prices.webSearch ?? 0);
   const input = inputEstimate(body, bodyBytes) * prices.input;
   const cap = (n: number) => Math.min(n, Number.MAX_SAFE_INTEGER);
   return { base: cap(output + input), hold: cap(output + INPUT_CUSHION * input) };
@@ -73,14 +74,18 @@ export function inputEstimate(body: Record<string, unknown>, bodyBytes: number):
     if (type === 'document' || type === 'input_file') tokens += URL_DOCUMENT_TOKENS;
     else tokens += URL_IMAGE_TOKENS;
   });
-  if (Array.isArray(body.tools)) {
-    for (const tool of body.tools) {
-      if (!isRecord(tool) || typeof tool.type !== 'string' || !SERVER_TOOL.test(tool.type)) continue;
-      const uses = typeof tool.max_uses === 'number' && tool.max_uses > 0 ? Math.min(Math.floor(tool.max_uses), 1000) : SERVER_TOOL_DEFAULT_USES;
-      tokens += uses * SERVER_TOOL_USE_TOKENS;
-    }
+  return tokens + declaredUses(body, SERVER_TOOL) * SERVER_TOOL_USE_TOKENS;
+}
+
+/** The uses the body allows of the server tools whose type matches: `max_uses` each, else the default. */
+function declaredUses(body: Record<string, unknown>, type: RegExp): number {
+  if (!Array.isArray(body.tools)) return 0;
+  let uses = 0;
+  for (const tool of body.tools) {
+    if (!isRecord(tool) || typeof tool.type !== 'string' || !type.test(tool.type)) continue;
+    uses += typeof tool.max_uses === 'number' && tool.max_uses > 0 ? Math.min(Math.floor(tool.max_uses), 1000) : SERVER_TOOL_DEFAULT_USES;
   }
-  return tokens;
+  return uses;
 }
 
 /** Server tools the provider runs (and bills) itself, as declared in `tools` on any surface. */

@@ -93,7 +93,7 @@ t.test("the operator's default price for unpriced models prices them, and a hard
 
   const view = await call(`${h.url}/admin/api/models`, { method: 'GET', headers: bearer(ADMIN_TOKEN) });
   t.match(view.json().models.find((x: { id: string }) => x.id === LIVE_ONLY), { priced: true, pricedByDefault: true, prices: { input: '10', output: '50' } });
-  t.same(view.json().unpricedModels, { prices: { input: '10', output: '50', cacheWrite: '12.5', cacheRead: '1' } });
+  t.same(view.json().unpricedModels, { prices: { input: '10', output: '50', cacheWrite: '12.5', cacheWrite1h: '20', cacheRead: '1', webSearch: '0' } });
 });
 
 t.test('a bad unpricedModels setting stops the start with the file and field named', async (t) => {
