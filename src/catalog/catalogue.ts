@@ -4,6 +4,7 @@
 import type { ModelInfo } from '../dialects/anthropic/wire.js';
 import type { CatalogModel } from './model.js';
 import { DEFAULT_MAX_TOKENS } from './model.js';
+import type { ModelPrices } from '../metering/prices.js';
 
 export type ModelSettings = Partial<Omit<CatalogModel, 'id'>> & { id: string };
 
@@ -14,6 +15,8 @@ export interface CatalogueOptions {
   /** Reads the provider's list; null when there is no upstream to ask. */
   fetchLive: (() => Promise<ModelInfo[]>) | null;
   refreshMs: number;
+  /** The price of every model that has none of its own (the models file's `unpricedModels`); absent: such models stay unpriced. */
+  unpricedPrices?: ModelPrices | null;
   onRefreshError?: (err: unknown) => void;
 }
 
@@ -38,6 +41,11 @@ export class Catalogue {
 
   ids(): ReadonlySet<string> {
     return this.idSet;
+  }
+
+  /** The operator's price for models without one (null: such models stay unpriced, refused under hard budgets). */
+  get unpricedPrices(): ModelPrices | null {
+    return this.options.unpricedPrices ?? null;
   }
 
   /** True when the list came from the provider at least once. */
@@ -80,6 +88,10 @@ export class Catalogue {
     for (const settings of this.options.configured) {
       const current = entries.get(settings.id) ?? fromLive(asModelInfo(settingsAsModel(settings)), known.get(settings.id));
       entries.set(settings.id, { ...current, ...settings, accepts: { ...current.accepts, ...settings.accepts } });
+    }
+    const unpriced = this.options.unpricedPrices ?? null;
+    if (unpriced !== null) {
+      for (const [id, model] of entries) if (model.prices === null) entries.set(id, { ...model, prices: unpriced, pricedByDefault: true });
     }
     const byName = new Map<string, CatalogModel>();
     for (const model of entries.values()) {

@@ -13,6 +13,8 @@ export interface CatalogModel extends ModelTraits {
   aliases: string[];
   /** What its tokens cost (docs/spend.md); null when unknown: its requests are counted at zero and flagged. */
   prices: ModelPrices | null;
+  /** True when `prices` is the operator's price for unpriced models (the models file's `unpricedModels`), not the model's own. */
+  pricedByDefault?: boolean;
 }
 
 export const DEFAULT_MAX_TOKENS = 4096;

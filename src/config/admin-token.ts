@@ -19,7 +19,18 @@ export interface AdminToken {
 export const MIN_ADMIN_TOKEN_LENGTH = MIN_OPERATOR_SECRET_LENGTH;
 
 export function isStrongEnoughAdminToken(token: string): boolean {
-  return token.length >= MIN_ADMIN_TOKEN_LENGTH;
+  return token.length >= MIN_ADMIN_TOKEN_LENGTH && !looksLikePlaceholder(token);
+}
+
+/**
+ * A token copied from an example rather than generated (finding N5: the example Secret's
+ * `CHANGE-ME-TO-AT-LEAST-32-RANDOM-CHARACTERS` is long enough, and a fleet started with it had a public
+ * operator token): the placeholder words example files use.
+ */
+const PLACEHOLDER = /change[-_ ]?me|replace[-_ ]?me|placeholder|example|your[-_ ]?token|random[-_ ]?char/i;
+
+export function looksLikePlaceholder(token: string): boolean {
+  return PLACEHOLDER.test(token);
 }
 
 /** A fresh token, for the data folder's file or for a fleet that shares one (src/apps/fleet). */
@@ -45,7 +56,11 @@ export function ensureAdminToken(configured: string | null, dataDir: string, sha
   }
   if (configured !== null) {
     if (!isStrongEnoughAdminToken(configured)) {
-      throw new ConfigError(`GATEWAY_ADMIN_TOKEN is empty or shorter than ${MIN_ADMIN_TOKEN_LENGTH} characters: refusing to start with a guessable admin token`);
+      throw new ConfigError(
+        looksLikePlaceholder(configured) && configured.length >= MIN_ADMIN_TOKEN_LENGTH
+          ? 'GATEWAY_ADMIN_TOKEN looks like a placeholder, not a random token: refusing to start with a guessable admin token (generate one, e.g. openssl rand -base64 36)'
+          : `GATEWAY_ADMIN_TOKEN is empty or shorter than ${MIN_ADMIN_TOKEN_LENGTH} characters: refusing to start with a guessable admin token`,
+      );
     }
     return { token: configured, path: null, generated: false };
   }

@@ -1,5 +1,6 @@
 // The models file (GATEWAY_MODELS_FILE), read once at start: its `models` (catalogue settings and
-// routes, read by src/catalog/) and its `providers` (read by src/providers/). A file that cannot be
+// routes, read by src/catalog/), its `unpricedModels` default price (src/catalog/) and its `providers`
+// (read by src/providers/). A file that cannot be
 // read or is not a JSON object refuses the start with one line.
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './config-error.js';
@@ -10,6 +11,8 @@ export interface ModelsFile {
   readonly models: readonly unknown[];
   /** The `providers` array; undefined when the file has none (the one provider of the environment). */
   readonly providers: readonly unknown[] | undefined;
+  /** The `unpricedModels` object (`{"prices": {...}}`: the price of models that have none); undefined when absent. */
+  readonly unpricedModels: unknown;
 }
 
 export function readModelsFile(path: string | null): ModelsFile | null {
@@ -32,5 +35,5 @@ export function readModelsFile(path: string | null): ModelsFile | null {
   if (!Array.isArray(models)) throw new ConfigError(`${path}: "models" must be an array`);
   const providers = file.providers;
   if (providers !== undefined && !Array.isArray(providers)) throw new ConfigError(`${path}: "providers" must be an array`);
-  return { path, models, providers };
+  return { path, models, providers, unpricedModels: file.unpricedModels };
 }

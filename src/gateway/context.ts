@@ -73,6 +73,8 @@ export interface RequestContext {
   usage: TokenUsage;
   /** True once the upstream reported any usage, so metering knows whether a record is meaningful. */
   usageSeen: boolean;
+  /** True when `usage` was estimated by the gateway (a cancelled stream: docs/spend.md), not all reported. */
+  usageEstimated: boolean;
   outcome: Outcome | null;
   /** performance.now() when the call that answered was dispatched, and when its headers came. */
   upstreamSentAt: number | null;
@@ -124,6 +126,7 @@ export function createContext(
     includeUsage: false,
     usage: emptyUsage(),
     usageSeen: false,
+    usageEstimated: false,
     outcome: null,
     upstreamSentAt: null,
     upstreamHeadersAt: null,

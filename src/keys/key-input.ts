@@ -1,4 +1,5 @@
 // Validation of a new key's settings, shared by every store implementation and the callers' error messages.
+import { hasControlChars } from '../lib/control-chars.js';
 import { BudgetError, validBudget, type Budget } from './budget.js';
 import { KeyStoreError, type CustomerLimits, type NewKey } from './key-store.js';
 
@@ -39,6 +40,7 @@ function models(value: string[] | null | undefined): string[] | null {
 
 export function validateKeySettings(input: NewKey, now: number = Date.now()): ValidKeySettings {
   const name = input.name?.trim() || null;
+  if (name !== null && hasControlChars(name)) throw new KeyStoreError('key name must not contain control characters');
   return {
     name,
     expiresAt: expiry(input.expiresAt, now),
@@ -68,5 +70,6 @@ export function validCustomerName(name: string): string {
   const trimmed = name.trim();
   if (trimmed === '') throw new KeyStoreError('customer name must not be empty');
   if (trimmed.length > 200) throw new KeyStoreError('customer name is longer than 200 characters');
+  if (hasControlChars(trimmed)) throw new KeyStoreError('customer name must not contain control characters');
   return trimmed;
 }

@@ -1,7 +1,7 @@
 // The cost of a request in nano-dollars (1e-9 USD), from the tokens the upstream reported and the
 // model's prices (nano-dollars per token, prices.ts): integer products and sums, never a float.
 import type { TokenUsage } from './token-usage.js';
-import type { ModelPrices } from './prices.js';
+import { cacheWrite1hPrice, type ModelPrices } from './prices.js';
 
 export interface RequestCost {
   /** Integer nano-dollars; 0 when the model has no price. */
@@ -22,15 +22,23 @@ export function requestCost(usage: TokenUsage, prices: ModelPrices | null): Requ
   if (prices === null) return UNPRICED;
   const input = count(usage.input);
   const output = count(usage.output);
-  const cacheWrite = count(usage.cacheWrite);
+  // 1-hour cache writes are part of the reported cache writes, at their own price (twice input by default).
+  const cacheWrite1h = Math.min(count(usage.cacheWrite1h ?? 0), count(usage.cacheWrite));
+  const cacheWrite = count(usage.cacheWrite) - cacheWrite1h;
   const cacheRead = count(usage.cacheRead);
-  const n = input * prices.input + output * prices.output + cacheWrite * prices.cacheWrite + cacheRead * prices.cacheRead;
+  const searches = count(usage.webSearches ?? 0);
+  const price1h = cacheWrite1hPrice(prices);
+  const perSearch = prices.webSearch ?? 0;
+  const n =
+    input * prices.input + output * prices.output + cacheWrite * prices.cacheWrite + cacheWrite1h * price1h + cacheRead * prices.cacheRead + searches * perSearch;
   if (Number.isSafeInteger(n)) return { nanoUsd: n, priced: true };
   const big =
     BigInt(input) * BigInt(prices.input) +
     BigInt(output) * BigInt(prices.output) +
     BigInt(cacheWrite) * BigInt(prices.cacheWrite) +
-    BigInt(cacheRead) * BigInt(prices.cacheRead);
+    BigInt(cacheWrite1h) * BigInt(price1h) +
+    BigInt(cacheRead) * BigInt(prices.cacheRead) +
+    BigInt(searches) * BigInt(perSearch);
   return { nanoUsd: big > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(big), priced: true };
 }
 

@@ -11,9 +11,20 @@ export interface ModelPrices {
   cacheWrite: number;
   /** Tokens read from the prompt cache. */
   cacheRead: number;
+  /** Tokens written to the prompt cache for 1 hour (the provider lists 2× input); absent: 2 × input. */
+  cacheWrite1h?: number;
+  /** One server-side web search, in nano-dollars per use (the file writes USD per 1,000 uses); absent: 0. */
+  webSearch?: number;
 }
 
 export const PRICE_KINDS = ['input', 'output', 'cacheWrite', 'cacheRead'] as const satisfies ReadonlyArray<keyof ModelPrices>;
+/** Kinds a price list may give; without them the defaults of ModelPrices apply. */
+export const OPTIONAL_PRICE_KINDS = ['cacheWrite1h', 'webSearch'] as const satisfies ReadonlyArray<keyof ModelPrices>;
+
+/** The 1-hour cache-write price in force: the given one, else twice the input price. */
+export function cacheWrite1hPrice(p: ModelPrices): number {
+  return p.cacheWrite1h ?? 2 * p.input;
+}
 
 // Up to $1,000,000 per million tokens: with it, tokens × price stays far inside 2^53 for any
 // request (docs/spend.md, "Units").
@@ -46,14 +57,28 @@ export function parseModelPrices(value: unknown, where: string): ModelPrices {
     throw new PriceError(`${where} must be an object {"input", "output", "cacheWrite", "cacheRead"} in USD per million tokens, or null`);
   }
   const given = value as Record<string, unknown>;
-  const unknown = Object.keys(given).filter((k) => !(PRICE_KINDS as readonly string[]).includes(k));
-  if (unknown.length > 0) throw new PriceError(`${where} has unknown field(s) ${unknown.join(', ')}; expected ${PRICE_KINDS.join(', ')}`);
+  const known: readonly string[] = [...PRICE_KINDS, ...OPTIONAL_PRICE_KINDS];
+  const unknown = Object.keys(given).filter((k) => !known.includes(k));
+  if (unknown.length > 0) throw new PriceError(`${where} has unknown field(s) ${unknown.join(', ')}; expected ${known.join(', ')}`);
   const missing = PRICE_KINDS.filter((k) => given[k] === undefined);
   if (missing.length > 0) throw new PriceError(`${where} is missing ${missing.join(', ')} (all of ${PRICE_KINDS.join(', ')} are required)`);
-  return {
+  const prices: ModelPrices = {
     input: parseUsdPerMillion(given.input, `${where}.input`),
     output: parseUsdPerMillion(given.output, `${where}.output`),
     cacheWrite: parseUsdPerMillion(given.cacheWrite, `${where}.cacheWrite`),
     cacheRead: parseUsdPerMillion(given.cacheRead, `${where}.cacheRead`),
   };
+  if (given.cacheWrite1h !== undefined) prices.cacheWrite1h = parseUsdPerMillion(given.cacheWrite1h, `${where}.cacheWrite1h`);
+  // USD per 1,000 uses → nano-dollars per use: the same digits as USD per million tokens → nano per token, ×1000.
+  if (given.webSearch !== undefined) prices.webSearch = parseUsdPerThousandUses(given.webSearch, `${where}.webSearch`);
+  return prices;
+}
+
+/** "10" (USD per 1,000 uses) → 10_000_000 nano-dollars per use, by the digits like parseUsdPerMillion. */
+export function parseUsdPerThousandUses(value: unknown, where: string): number {
+  try {
+    return parseUsdPerMillion(value, where) * 1000;
+  } catch (err) {
+    throw err instanceof PriceError ? new PriceError(err.message.replace('USD per million tokens', 'USD per 1,000 uses')) : err;
+  }
 }

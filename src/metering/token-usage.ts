@@ -6,6 +6,10 @@ export interface TokenUsage {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Of `cacheWrite`, the tokens written for 1 hour (`cache_creation.ephemeral_1h_input_tokens`), priced apart. */
+  cacheWrite1h?: number;
+  /** Server-side web searches the provider ran (`server_tool_use.web_search_requests`), priced per use. */
+  webSearches?: number;
 }
 
 export function emptyUsage(): TokenUsage {
@@ -29,12 +33,25 @@ export function mergeProviderUsage(
     output_tokens?: number | null;
     cache_read_input_tokens?: number | null;
     cache_creation_input_tokens?: number | null;
+    cache_creation?: unknown;
+    server_tool_use?: unknown;
   },
 ): void {
   if (isCount(u.input_tokens)) into.input = u.input_tokens;
   if (isCount(u.output_tokens)) into.output = u.output_tokens;
   if (isCount(u.cache_read_input_tokens)) into.cacheRead = u.cache_read_input_tokens;
   if (isCount(u.cache_creation_input_tokens)) into.cacheWrite = u.cache_creation_input_tokens;
+  const oneHour = memberOf(u.cache_creation, 'ephemeral_1h_input_tokens');
+  // Set only when some were written, as the common-shape reader does: most answers carry 0.
+  if (isCount(oneHour) && oneHour > 0) into.cacheWrite1h = oneHour;
+  const searches = memberOf(u.server_tool_use, 'web_search_requests');
+  if (isCount(searches) && searches > 0) into.webSearches = searches;
+}
+
+function memberOf(value: unknown, name: string): number | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = (value as Record<string, unknown>)[name];
+  return typeof v === 'number' ? v : null;
 }
 
 function isCount(n: number | null | undefined): n is number {
@@ -60,7 +77,7 @@ const PLAIN_COUNT = '(?:0|[1-9][0-9]{0,14})';
 const COUNTED_NAMES = '(?:input_tokens|output_tokens|cache_read_input_tokens|cache_creation_input_tokens|output_tokens_details)';
 const COMMON_USAGE = new RegExp(
   `^\\{"input_tokens":${COUNT},"cache_creation_input_tokens":(?:${COUNT}|null),"cache_read_input_tokens":(?:${COUNT}|null),` +
-    `"cache_creation":\\{"ephemeral_5m_input_tokens":${PLAIN_COUNT},"ephemeral_1h_input_tokens":${PLAIN_COUNT}\\},"output_tokens":${COUNT}` +
+    `"cache_creation":\\{"ephemeral_5m_input_tokens":${PLAIN_COUNT},"ephemeral_1h_input_tokens":${COUNT}\\},"output_tokens":${COUNT}` +
     `(?:,"(?!${COUNTED_NAMES}")[a-z_]{1,64}":(?:"[A-Za-z0-9_.-]{0,64}"|null|true|false|${PLAIN_COUNT}))*\\}$`,
 );
 
@@ -68,5 +85,7 @@ const COMMON_USAGE = new RegExp(
 export function usageOfCommonText(text: string): TokenUsage | undefined {
   const m = COMMON_USAGE.exec(text);
   if (m === null) return undefined;
-  return { input: Number(m[1]), output: Number(m[4]), cacheRead: m[3] === undefined ? 0 : Number(m[3]), cacheWrite: m[2] === undefined ? 0 : Number(m[2]) };
+  const usage: TokenUsage = { input: Number(m[1]), output: Number(m[5]), cacheRead: m[3] === undefined ? 0 : Number(m[3]), cacheWrite: m[2] === undefined ? 0 : Number(m[2]) };
+  if (m[4] !== '0') usage.cacheWrite1h = Number(m[4]);
+  return usage;
 }

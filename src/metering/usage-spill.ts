@@ -77,7 +77,8 @@ export class UsageSpill {
     this.reserved += kept.length;
     return this.serial(async () => {
       try {
-        await appendFile(this.current, text);
+        // Owner only: the rows name customers, keys and what they spent (creates the file 0600; an existing one keeps its mode).
+        await appendFile(this.current, text, { mode: SPILL_FILE_MODE });
         this.currentRows += kept.length;
       } finally {
         this.reserved -= kept.length;
@@ -174,13 +175,43 @@ export class UsageSpill {
   }
 }
 
-function parseRow(line: string): UsageRecord | null {
+/** Spill files are readable and writable by the gateway's user alone. */
+export const SPILL_FILE_MODE = 0o600;
+
+/**
+ * A replayed line as a usage row, or null when it is not one: each field of the type it must have, counts
+ * whole and not negative, the cost a safe integer, the surface one of the gateway's. A file edited or
+ * damaged on disk then cannot put arbitrary values into the usage store and its invoices.
+ */
+export function parseRow(line: string): UsageRecord | null {
+  let row: unknown;
   try {
-    const row = JSON.parse(line) as UsageRecord;
-    return typeof row === 'object' && row !== null && typeof row.requestId === 'string' ? row : null;
+    row = JSON.parse(line);
   } catch {
     return null;
   }
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) return null;
+  const r = row as Record<string, unknown>;
+  const count = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+  const text = (v: unknown, max: number) => typeof v === 'string' && v.length > 0 && v.length <= max;
+  const idOrNull = (v: unknown) => v === null || text(v, 200);
+  const valid =
+    text(r.requestId, 200) &&
+    count(r.at) &&
+    idOrNull(r.customerId) &&
+    idOrNull(r.keyId) &&
+    text(r.model, 200) &&
+    (r.surface === 'messages' || r.surface === 'chat' || r.surface === 'responses') &&
+    count(r.inputTokens) &&
+    count(r.outputTokens) &&
+    count(r.cacheReadTokens) &&
+    count(r.cacheWriteTokens) &&
+    count(r.costNanoUsd) &&
+    typeof r.status === 'number' && Number.isInteger(r.status) && r.status >= 100 && r.status <= 599 &&
+    typeof r.durationMs === 'number' && Number.isFinite(r.durationMs) && r.durationMs >= 0 &&
+    text(r.outcome, 64) &&
+    (r.estimated === undefined || typeof r.estimated === 'boolean');
+  return valid ? (row as UsageRecord) : null;
 }
 
 async function countLines(path: string): Promise<number> {

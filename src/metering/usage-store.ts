@@ -19,6 +19,8 @@ export interface UsageRecord {
   status: number;
   durationMs: number;
   outcome: string;
+  /** True when the gateway estimated the tokens (a cancelled stream whose final usage never came); absent: false. */
+  estimated?: boolean;
 }
 
 /** Filters; days are UTC dates YYYY-MM-DD, both ends inclusive. */

@@ -1,8 +1,9 @@
 // Plain-text output for the `keys` and `usage` commands: aligned columns and compact times.
+import { escapeControlChars } from '../../lib/control-chars.js';
 
-/** Left-aligned columns separated by two spaces; numbers are right-aligned. */
+/** Left-aligned columns separated by two spaces; numbers are right-aligned; control characters shown escaped. */
 export function formatTable(headers: string[], rows: Array<Array<string | number>>): string {
-  const cells = [headers, ...rows.map((row) => row.map(String))];
+  const cells = [headers, ...rows.map((row) => row.map((cell) => escapeControlChars(String(cell))))];
   const widths = headers.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
   const numeric = headers.map((_, i) => rows.length > 0 && rows.every((row) => typeof row[i] === 'number'));
   const line = (row: string[]) =>

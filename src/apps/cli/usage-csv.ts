@@ -48,10 +48,17 @@ export function usageCsv(rows: readonly UsageRow[]): string {
   return lines.join('\r\n') + '\r\n';
 }
 
-/** A text cell a spreadsheet would run as a formula (OWASP "CSV injection") is kept as text by a leading quote. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * A text cell a spreadsheet could run as a formula (OWASP "CSV injection"): one that starts with a formula
+ * character or a tab or carriage return, also after leading spaces, or that has a formula character after
+ * any separator a spreadsheet may split on (comma, semicolon, tab, pipe, line break), spaces between
+ * included (finding N8: only the first character was checked). Such a cell is prefixed with a quote and
+ * always quoted, so it stays one text cell.
+ */
+const FORMULA = /(^\s*[=+\-@\t\r])|([,;\t|\r\n]\s*[=+\-@])/;
 
 function csvField(value: string | number): string {
-  const text = typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : String(value);
+  if (typeof value === 'string' && FORMULA.test(value)) return `"'${value.replace(/"/g, '""')}"`;
+  const text = String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

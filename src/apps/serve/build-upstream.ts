@@ -49,6 +49,7 @@ export async function buildUpstream(config: GatewayConfig, givenSimulator: Simul
   const catalogue = new Catalogue({
     defaults: DEFAULT_MODELS,
     configured: fileSettings.models,
+    unpricedPrices: fileSettings.unpricedPrices,
     // The live list is the first provider's, when its type has one.
     fetchLive: providers[0]!.listModels,
     refreshMs: config.modelsRefreshMs,

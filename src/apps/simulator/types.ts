@@ -53,6 +53,11 @@ export interface SimulatorOptions {
   tokensPerSecond?: number;
   /** Length of a text reply in tokens (words) when max_tokens allows (default 12). */
   replyTokens?: number;
+  /**
+   * Uncached input tokens reported, as a multiple of what the body counts (default 1): a provider that
+   * counts far more than the text (documents or images by URL, server tools), for budget tests.
+   */
+  inputMultiplier?: number;
   /** When set, the credential (x-api-key or Bearer) must equal it; when unset any non-empty one is accepted. */
   apiKey?: string;
   /** Keep RecordedRequest entries in `received` (default false). */
@@ -127,6 +132,7 @@ export interface ResolvedOptions {
   ttftMs: number;
   tokensPerSecond: number;
   replyTokens: number;
+  inputMultiplier: number;
   apiKey: string | undefined;
   record: boolean;
   models: ModelInfo[];

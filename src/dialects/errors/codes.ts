@@ -17,6 +17,8 @@ function spec(status: number, messagesType: string, chatType: string, chatCode: 
 export const ERRORS = Object.freeze({
   invalid_api_key: spec(401, 'authentication_error', 'invalid_request_error', 'invalid_api_key'),
   model_not_allowed: spec(403, 'permission_error', 'permission_denied', 'model_not_allowed'),
+  // A model without a price asked for under a hard spend budget (docs/spend.md, "Unpriced models").
+  model_not_priced: spec(403, 'permission_error', 'permission_denied', 'model_not_priced'),
   model_not_found: spec(404, 'not_found_error', 'invalid_request_error', 'model_not_found'),
   route_not_found: spec(404, 'not_found_error', 'invalid_request_error', 'not_found'),
   method_not_allowed: spec(405, 'invalid_request_error', 'invalid_request_error', 'method_not_allowed'),

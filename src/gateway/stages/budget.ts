@@ -10,13 +10,15 @@ import type { Principal } from '../../keys/principal.js';
 import type { Next, Stage } from '../compose.js';
 import type { Runtime } from '../runtime.js';
 import { counterName, type BudgetCharge, type BudgetDecision } from '../../policy/budgets/budget-ledger.js';
-import { budgetCharges, refusalMessage, remainingNano, reservedCost, secondsToReset } from '../../policy/budgets/budget-rules.js';
+import { budgetCharges, refusalMessage, remainingNano, reservedCost, secondsToReset, unpricedMessage } from '../../policy/budgets/budget-rules.js';
 import { formatUsd } from '../../metering/cost.js';
 import { servedCost } from '../served-cost.js';
 import { isModelSurface, type ModelSurface } from '../../policy/ratelimit/request-limits.js';
 import { errorMessage } from '../../lib/error-message.js';
 
 export const BUDGET_REMAINING_HEADER = 'x-gateway-budget-remaining';
+
+const NOTHING = { hold: 0, base: 0 } as const;
 
 /** Soft-budget warnings remembered (one per budget and period); the memory starts over past it. */
 const MAX_WARNED = 10_000;
@@ -40,11 +42,12 @@ export function budgetStage(rt: Runtime): Stage {
   async function budgeted(ctx: RequestContext, next: Next, principal: Principal, surface: ModelSurface, model: CatalogModel): Promise<void> {
     const at = now();
     const charges = budgetCharges(principal, at);
+    if (model.prices === null) refuseOrFlagUnpriced(ctx, principal, charges, model);
     // Counting tokens costs nothing: it reserves nothing, so only a budget already past its amount refuses it.
-    const reserve = ctx.route.countsTokens === true ? 0 : reservedCost(parsedBody(ctx), surface, model, ctx.body?.length ?? 0);
+    const { hold: reserve, base } = ctx.route.countsTokens === true ? NOTHING : reservedCost(parsedBody(ctx), surface, model, ctx.body?.length ?? 0);
     let decision: BudgetDecision;
     try {
-      const pending = budgets.reserve(charges, reserve);
+      const pending = budgets.reserve(charges, reserve, base);
       decision = pending instanceof Promise ? await pending : pending;
     } catch (err) {
       // Nothing to count against (the usage store did not answer): the request is served, as keys are
@@ -65,7 +68,8 @@ export function budgetStage(rt: Runtime): Stage {
         headers: retryAfter === null ? {} : { 'retry-after': String(retryAfter) },
       });
     }
-    const spentAfter = decision.spentBefore.map((s) => s + reserve);
+    // What is left once the request's maximum as estimated (not the cushion held meanwhile) is counted.
+    const spentAfter = decision.spentBefore.map((s) => s + base);
     ctx.headers[BUDGET_REMAINING_HEADER] = formatUsd(remainingNano(charges, spentAfter));
     charges.forEach((c, i) => {
       if (c.budget.mode === 'soft' && spentAfter[i] > c.budget.amountNanoUsd) flag(ctx, principal, c);
@@ -83,6 +87,20 @@ export function budgetStage(rt: Runtime): Stage {
       }
       reportUtilisation(principal, charges, decision.spentBefore.map((s) => s + cost));
     }
+  }
+
+  /**
+   * A model without a price costs 0, so no budget could stop it (finding N1): a hard budget refuses it
+   * before anything is reserved, a soft one lets it through flagged. The operator's `unpricedModels`
+   * price gives such models a price, and this never runs.
+   */
+  function refuseOrFlagUnpriced(ctx: RequestContext, principal: Principal, charges: readonly BudgetCharge[], model: CatalogModel): void {
+    const hard = charges.find((c) => c.budget.mode === 'hard');
+    if (hard !== undefined) {
+      metrics.budgetExceeded(hard.scope, 'refused');
+      throw new GatewayError('model_not_priced', unpricedMessage(hard, model.id), { param: 'model' });
+    }
+    for (const c of charges) flag(ctx, principal, c);
   }
 
   function flag(ctx: RequestContext, principal: Principal, c: BudgetCharge): void {

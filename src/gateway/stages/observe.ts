@@ -64,6 +64,7 @@ export function observeStage(rt: Runtime): Stage {
           status,
           durationMs: Math.round(durationMs),
           outcome,
+          ...(ctx.usageEstimated ? { estimated: true } : {}),
         });
       }
       accessLog.write({

@@ -3,7 +3,9 @@
 // chunk by chunk as the provider sends it (through the provider's decoder when its streams have a
 // framing of their own), anything else is read whole and answered at once. Usage and translation
 // warnings go to the context for metering.
-import type { RequestContext } from '../context.js';
+import { parsedBody, type RequestContext } from '../context.js';
+import { cancelledUsage, RelayedOutput } from '../../metering/relayed-output.js';
+import { inputEstimate } from '../../policy/budgets/budget-rules.js';
 import type { ClientDialect, ResponseMeta, StreamTranslation } from '../../dialects/translators/translator.js';
 import type { StreamDecoder } from '../../providers/provider.js';
 import { retryAfterSeconds } from '../../policy/ratelimit/headers.js';
@@ -65,7 +67,9 @@ function responseMeta(ctx: RequestContext): ResponseMeta {
 async function relayStream(ctx: RequestContext, stream: AnswerStream, translation: StreamTranslation, decoder: StreamDecoder | null): Promise<void> {
   const { res } = ctx;
   res.writeHead(200, ctx.headers);
+  const relayed = new RelayedOutput();
   const chunk = (bytes: Buffer): string | Buffer => {
+    relayed.push(bytes);
     const out = translation.chunk(bytes);
     if (ctx.firstTokenAt === null && translation.firstTokenSeen) ctx.firstTokenAt = performance.now();
     return out;
@@ -84,6 +88,12 @@ async function relayStream(ctx: RequestContext, stream: AnswerStream, translatio
   ctx.answer = translation.answer;
   if (result.end === 'client_gone') {
     ctx.outcome = 'client_cancelled';
+    // The final usage may never have come: metered at least at what the client received (finding N3).
+    if (translation.usage === null || translation.usage.output < relayed.tokens) {
+      const metered = cancelledUsage(translation.usage, relayed.tokens, inputEstimate(parsedBody(ctx), ctx.body?.length ?? 0));
+      keepUsage(ctx, metered.usage);
+      ctx.usageEstimated = metered.estimated;
+    }
     return;
   }
   if (tail !== '') res.write(tail);

@@ -26,8 +26,12 @@ export type BudgetDecision =
   | { readonly allowed: false; readonly refusedBy: number; readonly spentBefore: readonly number[] };
 
 export interface BudgetLedger {
-  /** Reserves `nanoUsd` in every charge's counter unless a hard one has no room for it; spentBefore is per charge. */
-  reserve(charges: readonly BudgetCharge[], nanoUsd: number): BudgetDecision | Promise<BudgetDecision>;
+  /**
+   * Holds `nanoUsd` (the request's cushioned maximum) in every charge's counter, unless a hard one refuses
+   * it by admissionRule (`baseNanoUsd`, default `nanoUsd`: the uncushioned maximum). Every hold counts as
+   * in flight on its counters until it settles. spentBefore is per charge.
+   */
+  reserve(charges: readonly BudgetCharge[], nanoUsd: number, baseNanoUsd?: number): BudgetDecision | Promise<BudgetDecision>;
   /** Replaces the reservation by the request's real cost (more or less than reserved). */
   settle(hold: BudgetHold, nanoUsd: number): void | Promise<void>;
   /** At a graceful stop: hands what this instance counted alone to the shared counters (the Redis fallback only). */
@@ -38,13 +42,30 @@ export interface BudgetLedger {
 export type SeedSpend = (charge: BudgetCharge) => Promise<number>;
 
 /**
- * The rule (the Redis script applies the same one, redis/budget-scripts.ts): the first hard budget that
- * cannot take `cost` on top of what it has spent refuses; -1 when none does. A soft budget never refuses.
- * `limits[i]` is what charge i may reach (its amount, or this instance's share of what is left).
+ * The admission rule of a hard budget (the Redis script applies the same one, redis/budget-scripts.ts;
+ * docs/spend.md, "Why a hard budget holds"): a request is admitted beside others while its cushioned
+ * maximum `hold` fits on top of what is spent and held; once it no longer does, it is admitted only
+ * alone (nothing else in flight on that budget) and only if its uncushioned maximum `base` fits.
  */
-export function firstRefusal(charges: readonly BudgetCharge[], spentBefore: readonly number[], cost: number, limits: readonly number[]): number {
+export function admits(spent: number, limit: number, hold: number, base: number, inFlight: number): boolean {
+  return spent + hold <= limit || (inFlight === 0 && spent + base <= limit);
+}
+
+/**
+ * The first hard budget that does not admit the request (admits); -1 when none. A soft budget never
+ * refuses. `limits[i]` is what charge i may reach (its amount, or this instance's share of what is left);
+ * `inFlight[i]` the holds not yet settled on it (all 0 when not given).
+ */
+export function firstRefusal(
+  charges: readonly BudgetCharge[],
+  spentBefore: readonly number[],
+  cost: number,
+  limits: readonly number[],
+  inFlight: readonly number[] = [],
+  base: number = cost,
+): number {
   for (let i = 0; i < charges.length; i++) {
-    if (charges[i].budget.mode === 'hard' && spentBefore[i] + cost > limits[i]) return i;
+    if (charges[i].budget.mode === 'hard' && !admits(spentBefore[i], limits[i], cost, base, inFlight[i] ?? 0)) return i;
   }
   return -1;
 }

@@ -23,16 +23,88 @@ export function budgetCharges(p: Principal, nowMs: number): BudgetCharge[] {
 }
 
 /**
- * The most a request may cost, reserved before it goes upstream: its output budget (max_tokens, as the
- * token limits reserve it) at the output price, plus its input estimated from the body size at the input
- * price. A model without a price reserves 0 (it is counted at zero, docs/spend.md).
+ * How many times its input estimate a request is held at while others are in flight on the same hard
+ * budget (docs/spend.md, "Why a hard budget holds"): a request whose real input passes its estimate by
+ * up to this factor cannot make the budget overshoot while it runs beside others.
  */
-export function reservedCost(body: Record<string, unknown>, surface: ModelSurface, model: CatalogModel, bodyBytes: number): number {
+export const INPUT_CUSHION = 16;
+
+/** What a request reserves: `base` its maximum as estimated, `hold` the same with its input cushioned. */
+export interface Reservation {
+  readonly base: number;
+  readonly hold: number;
+}
+
+/**
+ * The most a request may cost, reserved before it goes upstream: its output budget (max_tokens, as the
+ * token limits reserve it) at the output price, plus its input estimated conservatively (inputEstimate)
+ * at the input price; `hold` cushions that input INPUT_CUSHION times. A model without a price reserves 0
+ * (the budget stage refuses it under a hard budget before this, docs/spend.md).
+ */
+export function reservedCost(body: Record<string, unknown>, surface: ModelSurface, model: CatalogModel, bodyBytes: number): Reservation {
   const prices = model.prices;
-  if (prices === null) return 0;
-  const inputTokens = Math.ceil(bodyBytes / BODY_BYTES_PER_INPUT_TOKEN);
-  const cost = reservedTokens(body, surface, model) * prices.output + inputTokens * prices.input;
-  return Math.min(cost, Number.MAX_SAFE_INTEGER);
+  if (prices === null) return { base: 0, hold: 0 };
+  // Declared web searches are billed per use on top of the tokens their results add.
+  const output = reservedTokens(body, surface, model) * prices.output + declaredUses(body, /^web_search/) * (prices.webSearch ?? 0);
+  const input = inputEstimate(body, bodyBytes) * prices.input;
+  const cap = (n: number) => Math.min(n, Number.MAX_SAFE_INTEGER);
+  return { base: cap(output + input), hold: cap(output + INPUT_CUSHION * input) };
+}
+
+/**
+ * Input tokens the provider may count beyond the body's text for what the body only points at: an
+ * image given by URL is up to about 1,600 tokens (the provider scales larger images down to that), a
+ * document given by URL is taken as 25,000 tokens (some ten dense PDF pages), and each use of a declared
+ * server tool (web search, web fetch, code execution) as 10,000 tokens of results, `max_uses` times (5
+ * when not given). Conservative on purpose: this is a reservation, the settle uses the real count.
+ */
+export const URL_IMAGE_TOKENS = 1_600;
+export const URL_DOCUMENT_TOKENS = 25_000;
+export const SERVER_TOOL_USE_TOKENS = 10_000;
+export const SERVER_TOOL_DEFAULT_USES = 5;
+
+/** One token per 4 body bytes, plus what URL images and documents and declared server tools may add. */
+export function inputEstimate(body: Record<string, unknown>, bodyBytes: number): number {
+  let tokens = Math.ceil(bodyBytes / BODY_BYTES_PER_INPUT_TOKEN);
+  walk(body.messages ?? body.input, (block) => {
+    const type = block.type;
+    const source = block.source as Record<string, unknown> | undefined;
+    const byUrl = source?.type === 'url' || typeof block.image_url === 'string' || isRecord(block.image_url) || typeof block.file_url === 'string';
+    if (!byUrl) return;
+    if (type === 'document' || type === 'input_file') tokens += URL_DOCUMENT_TOKENS;
+    else tokens += URL_IMAGE_TOKENS;
+  });
+  return tokens + declaredUses(body, SERVER_TOOL) * SERVER_TOOL_USE_TOKENS;
+}
+
+/** The uses the body allows of the server tools whose type matches: `max_uses` each, else the default. */
+function declaredUses(body: Record<string, unknown>, type: RegExp): number {
+  if (!Array.isArray(body.tools)) return 0;
+  let uses = 0;
+  for (const tool of body.tools) {
+    if (!isRecord(tool) || typeof tool.type !== 'string' || !type.test(tool.type)) continue;
+    uses += typeof tool.max_uses === 'number' && tool.max_uses > 0 ? Math.min(Math.floor(tool.max_uses), 1000) : SERVER_TOOL_DEFAULT_USES;
+  }
+  return uses;
+}
+
+/** Server tools the provider runs (and bills) itself, as declared in `tools` on any surface. */
+const SERVER_TOOL = /^(web_search|web_fetch|code_execution)/;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Calls `visit` on every content block of the messages (or Responses input items), however nested. */
+function walk(value: unknown, visit: (block: Record<string, unknown>) => void, depth = 0): void {
+  if (depth > 8) return;
+  if (Array.isArray(value)) {
+    for (const v of value) walk(v, visit, depth + 1);
+    return;
+  }
+  if (!isRecord(value)) return;
+  if (typeof value.type === 'string') visit(value);
+  if (Array.isArray(value.content)) walk(value.content, visit, depth + 1);
 }
 
 /** What the tightest budget has left after `spent` (per charge), never below 0, in nano-dollars. */
@@ -51,6 +123,12 @@ export function refusalMessage(c: BudgetCharge, customerName: string): string {
   const whose = c.scope === 'key' ? `this API key (${c.keyId})` : `customer ${JSON.stringify(customerName)}`;
   const resets = c.window.resetsAt === null ? 'it does not reset; ask the operator to raise it' : `it resets at ${new Date(c.window.resetsAt).toISOString()}`;
   return `The spend budget of ${whose}, ${formatUsd(c.budget.amountNanoUsd)} USD ${PERIOD_TEXT[c.budget.period]}, is spent; ${resets}.`;
+}
+
+/** Why a model without a price is refused under a hard budget, and what the operator can do. */
+export function unpricedMessage(c: BudgetCharge, modelId: string): string {
+  const whose = c.scope === 'key' ? 'this API key' : "this API key's customer";
+  return `The model "${modelId}" has no price, and ${whose} has a hard spend budget that could not count its cost; use a priced model, or ask the operator to give it a price (or a default price for unpriced models).`;
 }
 
 /** Whole seconds until the refusing budget's period resets (at least 1); null for a total budget. */

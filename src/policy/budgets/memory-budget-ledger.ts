@@ -9,6 +9,8 @@ import { counterName, firstRefusal, type BudgetCharge, type BudgetDecision, type
 interface Counter {
   readonly customerId: string;
   spent: number;
+  /** Holds taken here and not settled yet: a request admitted alone needs none (budget-ledger.ts, admits). */
+  inFlight: number;
   /** What the store said at seeding: a share is taken of what was left then. */
   readonly seed: number;
   /** How much of `spent` a shared ledger already has (the seed, then what was handed over): see takeUnshared. */
@@ -37,12 +39,17 @@ export interface UnsharedSpend {
   readonly nanoUsd: number;
 }
 
+/** Shared-spend floors remembered (noteShared); past it the memory starts over. */
+const MAX_FLOORS = 10_000;
+
 /** Counters checked for expiry once per this many reservations. */
 const SWEEP_EVERY = 1024;
 
 export class MemoryBudgetLedger implements BudgetLedger {
   private readonly counters = new Map<string, Counter>();
   private readonly seeding = new SingleFlight<void>();
+  /** The last spend a shared ledger showed per counter (noteShared): a seed never starts below it. */
+  private readonly sharedFloor = new Map<string, number>();
   private reservations = 0;
   private readonly share: () => number;
   private readonly now: () => number;
@@ -55,22 +62,23 @@ export class MemoryBudgetLedger implements BudgetLedger {
     this.now = options.now ?? Date.now;
   }
 
-  reserve(charges: readonly BudgetCharge[], nanoUsd: number): BudgetDecision | Promise<BudgetDecision> {
+  reserve(charges: readonly BudgetCharge[], nanoUsd: number, baseNanoUsd: number = nanoUsd): BudgetDecision | Promise<BudgetDecision> {
     if (++this.reservations % SWEEP_EVERY === 0) this.sweep();
     const names = charges.map(counterName);
-    if (names.every((n) => this.counters.has(n))) return this.decide(charges, names, nanoUsd);
+    if (names.every((n) => this.counters.has(n))) return this.decide(charges, names, nanoUsd, baseNanoUsd);
     // Seeded first, then decided in one synchronous step: parallel requests never read the same room twice.
-    return Promise.all(charges.map((c, i) => this.seeded(c, names[i]))).then(() => this.decide(charges, names, nanoUsd));
+    return Promise.all(charges.map((c, i) => this.seeded(c, names[i]))).then(() => this.decide(charges, names, nanoUsd, baseNanoUsd));
   }
 
   settle(hold: BudgetHold, nanoUsd: number): void {
     if (!(hold instanceof MemoryHold)) throw new TypeError('settle: not a hold of this ledger');
     const delta = nanoUsd - hold.reserved;
-    if (delta === 0) return;
     // A counter dropped meanwhile (its period long over) needs nothing: a later period starts from the store.
     for (const name of hold.names) {
       const counter = this.counters.get(name);
-      if (counter !== undefined) counter.spent += delta;
+      if (counter === undefined) continue;
+      counter.spent += delta;
+      counter.inFlight = Math.max(0, counter.inFlight - 1);
     }
   }
 
@@ -104,6 +112,17 @@ export class MemoryBudgetLedger implements BudgetLedger {
     for (const [name, c] of this.counters) if (c.spent === c.shared) this.counters.delete(name);
   }
 
+  /**
+   * What the shared ledger (Redis) said a counter had spent and held at this instance's last decision
+   * there. Seeding here during an outage starts from at least that: the usage store has neither the
+   * reservations in flight at the cut nor the rows still in write buffers, and seeding from it alone let
+   * the fleet spend those a second time (finding N2).
+   */
+  noteShared(name: string, spent: number): void {
+    if (this.sharedFloor.size >= MAX_FLOORS && !this.sharedFloor.has(name)) this.sharedFloor.clear();
+    if (spent > (this.sharedFloor.get(name) ?? -Infinity)) this.sharedFloor.set(name, spent);
+  }
+
   /** Counters held now (for tests: ended periods must not accumulate). */
   get size(): number {
     return this.counters.size;
@@ -114,14 +133,17 @@ export class MemoryBudgetLedger implements BudgetLedger {
     for (const [name, c] of this.counters) if (c.dropAfter !== null && c.dropAfter < now) this.counters.delete(name);
   }
 
-  private decide(charges: readonly BudgetCharge[], names: readonly string[], cost: number): BudgetDecision {
+  private decide(charges: readonly BudgetCharge[], names: readonly string[], cost: number, base: number): BudgetDecision {
     const counters = names.map((n, i) => this.counters.get(n) ?? this.create(n, charges[i], 0));
     const spentBefore = counters.map((c) => c.spent);
     const n = Math.max(1, Math.floor(this.share()));
     const limits = counters.map((c, i) => limitOf(charges[i].budget.amountNanoUsd, c.seed, n));
-    const refusedBy = firstRefusal(charges, spentBefore, cost, limits);
+    const refusedBy = firstRefusal(charges, spentBefore, cost, limits, counters.map((c) => c.inFlight), base);
     if (refusedBy >= 0) return { allowed: false, refusedBy, spentBefore };
-    for (const c of counters) c.spent += cost;
+    for (const c of counters) {
+      c.spent += cost;
+      c.inFlight++;
+    }
     return { allowed: true, hold: new MemoryHold(names, cost), spentBefore };
   }
 
@@ -129,14 +151,14 @@ export class MemoryBudgetLedger implements BudgetLedger {
     if (this.counters.has(name)) return Promise.resolve();
     // One store read per counter however many requests wait for it; a failed read is tried again next time.
     return this.seeding.run(name, async () => {
-      const spent = await this.seed(charge);
+      const spent = Math.max(await this.seed(charge), this.sharedFloor.get(name) ?? 0);
       if (!this.counters.has(name)) this.create(name, charge, spent);
     });
   }
 
   private create(name: string, charge: BudgetCharge, spent: number): Counter {
     const resetsAt = charge.window.resetsAt;
-    const counter: Counter = { customerId: charge.customerId, spent, seed: spent, shared: spent, dropAfter: resetsAt === null ? null : resetsAt + KEEP_AFTER_PERIOD_MS };
+    const counter: Counter = { customerId: charge.customerId, spent, inFlight: 0, seed: spent, shared: spent, dropAfter: resetsAt === null ? null : resetsAt + KEEP_AFTER_PERIOD_MS };
     this.counters.set(name, counter);
     return counter;
   }

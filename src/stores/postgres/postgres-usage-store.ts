@@ -44,13 +44,13 @@ function where(q: UsageQuery): { sql: string; params: string[] } {
 // (bench/tools/stores-cpu.ts). The day is the request's UTC date, as dayOf() files it; the rows go in the
 // batch's order (a set-returning function keeps its input's), which orderedUniqueRecords fixed.
 const INSERT_RECORDS = `INSERT INTO usage_records (request_id, day, at, customer_id, key_id, model, provider, surface, input_tokens,
-    output_tokens, cache_read_tokens, cache_write_tokens, status, duration_ms, outcome, cost_nano_usd)
+    output_tokens, cache_read_tokens, cache_write_tokens, status, duration_ms, outcome, cost_nano_usd, estimated)
   SELECT r."requestId", (to_timestamp(r.at / 1000.0) AT TIME ZONE 'UTC')::date, to_timestamp(r.at / 1000.0), r."customerId",
     r."keyId", r.model, r.provider, r.surface, r."inputTokens", r."outputTokens", r."cacheReadTokens", r."cacheWriteTokens", r.status,
-    round(r."durationMs")::integer, r.outcome, r."costNanoUsd"
+    round(r."durationMs")::integer, r.outcome, r."costNanoUsd", coalesce(r.estimated, false)
   FROM json_to_recordset($1::json) AS r("requestId" text, at float8, "customerId" text, "keyId" text,
     model text, provider text, surface text, "inputTokens" bigint, "outputTokens" bigint, "cacheReadTokens" bigint, "cacheWriteTokens" bigint,
-    status integer, "durationMs" float8, outcome text, "costNanoUsd" bigint)
+    status integer, "durationMs" float8, outcome text, "costNanoUsd" bigint, estimated boolean)
   ON CONFLICT (request_id, day) DO NOTHING
   RETURNING request_id, to_char(day, 'YYYY-MM-DD') AS day`;
 

@@ -41,8 +41,8 @@ export class SqliteUsageStore implements UsageStore {
   constructor(private readonly db: Db) {
     this.insert = db.prepare(
       `INSERT INTO usage_records (at, day, request_id, customer_id, key_id, model, provider, surface, input_tokens,
-         output_tokens, cache_read_tokens, cache_write_tokens, cost_nano_usd, status, duration_ms, outcome)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         output_tokens, cache_read_tokens, cache_write_tokens, cost_nano_usd, status, duration_ms, outcome, estimated)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.addToDay = db.prepare(
       `INSERT INTO usage_daily (day, customer_id, key_id, model, provider, requests, errors, input_tokens, output_tokens,
@@ -85,6 +85,7 @@ export class SqliteUsageStore implements UsageStore {
           r.status,
           Math.round(r.durationMs),
           r.outcome,
+          r.estimated === true ? 1 : 0,
         );
       }
       for (const d of dailyIncrements(rows)) {

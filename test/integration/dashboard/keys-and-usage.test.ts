@@ -79,8 +79,14 @@ t.test('key settings are validated by the shared rules', async (t) => {
   t.ok(models.models.some((m: { id: string }) => m.id === MODEL), 'the catalogue is offered');
   t.same(
     models.models.find((m: { id: string }) => m.id === 'claude-sonnet-4-6'),
-    { id: 'claude-sonnet-4-6', displayName: 'Claude Sonnet 4.6', priced: true, prices: { input: '3', output: '15', cacheWrite: '3.75', cacheRead: '0.3' } },
-    'list prices in USD per million tokens',
+    {
+      id: 'claude-sonnet-4-6',
+      displayName: 'Claude Sonnet 4.6',
+      priced: true,
+      pricedByDefault: false,
+      prices: { input: '3', output: '15', cacheWrite: '3.75', cacheWrite1h: '6', cacheRead: '0.3', webSearch: '10' },
+    },
+    'list prices in USD per million tokens (web search per 1,000 uses)',
   );
 });
 

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
+import { REPO_ROOT } from '../../helpers/repo-root.js';
 import { adminTokenOf, ensureAdminToken, MIN_ADMIN_TOKEN_LENGTH } from '../../../src/config/admin-token.js';
 import { ConfigError } from '../../../src/config/config-error.js';
 import { loadConfig } from '../../../src/config/config.js';
@@ -33,6 +34,17 @@ t.test('a configured token shorter than 32 characters is refused', async (t) => 
   }
   t.same(ensureAdminToken(LONG_ENOUGH, dir), { token: LONG_ENOUGH, path: null, generated: false });
   t.same(readdirSync(dir), [], 'no file is generated beside a configured token');
+});
+
+t.test("a placeholder token, such as the example Secret's, cannot start a gateway (finding N5)", async (t) => {
+  const dir = t.testdir();
+  const secret = readFileSync(join(REPO_ROOT, 'deploy/kubernetes/secret.example.yaml'), 'utf8');
+  const placeholder = /GATEWAY_ADMIN_TOKEN: (\S+)/.exec(secret)![1];
+  t.ok(placeholder.length >= MIN_ADMIN_TOKEN_LENGTH, 'long enough to pass the length rule alone');
+  for (const token of [placeholder, 'replace-me-with-a-long-random-admin-token', 'my-PLACEHOLDER-token-0123456789abcdef']) {
+    t.match(refusal(() => ensureAdminToken(token, dir))?.message, /^GATEWAY_ADMIN_TOKEN looks like a placeholder/, token);
+  }
+  t.same(readdirSync(dir), [], 'nothing generated instead');
 });
 
 t.test('an empty, blank or short token file is refused, named, and left as it was', async (t) => {

@@ -5,7 +5,7 @@ import { DEFAULT_MODELS, type CatalogModel } from '../../../src/catalog/model.js
 import type { Principal } from '../../../src/keys/principal.js';
 import { firstRefusal, type BudgetCharge } from '../../../src/policy/budgets/budget-ledger.js';
 import { periodAt } from '../../../src/policy/budgets/budget-period.js';
-import { budgetCharges, refusalMessage, remainingNano, reservedCost, secondsToReset } from '../../../src/policy/budgets/budget-rules.js';
+import { budgetCharges, refusalMessage, remainingNano, reservedCost, secondsToReset, inputEstimate, INPUT_CUSHION } from '../../../src/policy/budgets/budget-rules.js';
 import { BudgetError, parseUsdAmount, validBudget, type Budget } from '../../../src/keys/budget.js';
 
 const sonnet = DEFAULT_MODELS.find((m) => m.id === 'claude-sonnet-4-6') as CatalogModel;
@@ -87,14 +87,44 @@ t.test('firstRefusal: hard budgets refuse what does not fit, soft ones never; th
   for (const [name, list, spent, cost, want] of cases) t.equal(firstRefusal(list, spent, cost, list.map((c) => c.budget.amountNanoUsd)), want, name);
 });
 
+t.test('firstRefusal with a cushion: beside others while the hold fits, else alone if the base fits', async (t) => {
+  const list: BudgetCharge[] = [{ scope: 'key', customerId: 'c', keyId: 'k', budget: hard(1), window: periodAt('month', NOW) }];
+  const cases: Array<[string, number, number, number, number, number]> = [
+    // name, spent, hold, base, in flight, want
+    ['hold fits, others in flight', 0.5e9, 0.4e9, 0.1e9, 3, -1],
+    ['hold does not fit, others in flight: refused', 0.7e9, 0.4e9, 0.1e9, 1, 0],
+    ['hold does not fit, alone, base fits', 0.7e9, 0.4e9, 0.1e9, 0, -1],
+    ['alone, base does not fit either', 0.95e9, 0.4e9, 0.1e9, 0, 0],
+  ];
+  for (const [name, spent, hold, base, inFlight, want] of cases) t.equal(firstRefusal(list, [spent], hold, [1e9], [inFlight], base), want, name);
+});
+
 t.test('reservedCost: max_tokens at the output price plus body bytes / 4 at the input price; unpriced reserves 0', async (t) => {
   // Sonnet: $3 / $15 per million = 3000 / 15000 nano-dollars per token.
-  t.equal(reservedCost({ max_tokens: 1000 }, 'messages', sonnet, 4000), 1000 * 15_000 + 1000 * 3000);
-  t.equal(reservedCost({ max_tokens: 10 }, 'messages', sonnet, 5), 10 * 15_000 + 2 * 3000, 'bytes round up to a token');
-  t.equal(reservedCost({}, 'messages', sonnet, 0), 0, 'count_tokens-like body: nothing');
-  t.equal(reservedCost({ max_completion_tokens: 7, max_tokens: 100 }, 'chat', sonnet, 0), 7 * 15_000, 'chat: max_completion_tokens first');
-  t.equal(reservedCost({}, 'chat', sonnet, 0), sonnet.defaultMaxTokens * 15_000, 'chat without max: the model default the translation sends');
-  t.equal(reservedCost({ max_tokens: 1000 }, 'messages', { ...sonnet, prices: null }, 4000), 0);
+  t.equal(reservedCost({ max_tokens: 1000 }, 'messages', sonnet, 4000).base, 1000 * 15_000 + 1000 * 3000);
+  t.equal(reservedCost({ max_tokens: 10 }, 'messages', sonnet, 5).base, 10 * 15_000 + 2 * 3000, 'bytes round up to a token');
+  t.equal(reservedCost({}, 'messages', sonnet, 0).base, 0, 'count_tokens-like body: nothing');
+  t.equal(reservedCost({ max_completion_tokens: 7, max_tokens: 100 }, 'chat', sonnet, 0).base, 7 * 15_000, 'chat: max_completion_tokens first');
+  t.equal(reservedCost({}, 'chat', sonnet, 0).base, sonnet.defaultMaxTokens * 15_000, 'chat without max: the model default the translation sends');
+  t.same(reservedCost({ max_tokens: 1000 }, 'messages', { ...sonnet, prices: null }, 4000), { base: 0, hold: 0 });
+  t.equal(reservedCost({ max_tokens: 1000 }, 'messages', sonnet, 4000).hold, 1000 * 15_000 + INPUT_CUSHION * 1000 * 3000, 'the hold cushions the input only');
+});
+
+t.test('inputEstimate: body bytes / 4 plus URL images and documents and declared server tools (finding N2)', async (t) => {
+  const url = (type: string) => ({ type, source: { type: 'url', url: 'https://example.com/x' } });
+  const cases: Array<[string, Record<string, unknown>, number]> = [
+    ['text only', { messages: [{ role: 'user', content: 'hi' }] }, 100],
+    ['an image by URL', { messages: [{ role: 'user', content: [url('image')] }] }, 100 + 1600],
+    ['a document by URL', { messages: [{ role: 'user', content: [url('document'), url('image')] }] }, 100 + 25_000 + 1600],
+    ['an inline (base64) image: its bytes are in the body', { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', data: 'AAAA' } }] }] }, 100],
+    ['chat image_url', { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://e.com/a.png' } }] }] }, 100 + 1600],
+    ['responses input_image', { input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'https://e.com/a.png' }] }] }, 100 + 1600],
+    ['responses input_file by URL', { input: [{ role: 'user', content: [{ type: 'input_file', file_url: 'https://e.com/a.pdf' }] }] }, 100 + 25_000],
+    ['web search, default uses', { tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, 100 + 5 * 10_000],
+    ['web search, max_uses 2', { tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 2 }] }, 100 + 2 * 10_000],
+    ['a client tool adds nothing', { tools: [{ name: 'get_weather', input_schema: {} }] }, 100],
+  ];
+  for (const [name, body, want] of cases) t.equal(inputEstimate(body, 400), want, name);
 });
 
 t.test('remaining, message, retry-after', async (t) => {

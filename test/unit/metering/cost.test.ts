@@ -61,3 +61,17 @@ t.test('formatUsdPerMillion: a price back as the models file writes it', async (
   ];
   for (const [nano, text] of cases) t.equal(formatUsdPerMillion(nano), text, String(nano));
 });
+
+t.test('1-hour cache writes at their own price (2x input unless set) and web searches per use', async (t) => {
+  const base: ModelPrices = { input: 3000, output: 15_000, cacheWrite: 3750, cacheRead: 300 };
+  const listed: ModelPrices = { ...base, cacheWrite1h: 6000, webSearch: 10_000_000 };
+  const cases: Array<[string, TokenUsage, ModelPrices, number]> = [
+    ['5-minute writes only', { input: 0, output: 0, cacheRead: 0, cacheWrite: 1000 }, listed, 1000 * 3750],
+    ['of 1000 writes, 400 for 1 hour', { input: 0, output: 0, cacheRead: 0, cacheWrite: 1000, cacheWrite1h: 400 }, listed, 600 * 3750 + 400 * 6000],
+    ['1-hour price absent: twice input', { input: 0, output: 0, cacheRead: 0, cacheWrite: 1000, cacheWrite1h: 1000 }, base, 1000 * 6000],
+    ['1-hour count above the writes: capped at them', { input: 0, output: 0, cacheRead: 0, cacheWrite: 10, cacheWrite1h: 50 }, listed, 10 * 6000],
+    ['three web searches at $10 per 1,000', { input: 100, output: 10, cacheRead: 0, cacheWrite: 0, webSearches: 3 }, listed, 100 * 3000 + 10 * 15_000 + 3 * 10_000_000],
+    ['web search without a price: 0', { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, webSearches: 3 }, base, 0],
+  ];
+  for (const [name, usage, prices, want] of cases) t.equal(requestCost(usage, prices).nanoUsd, want, name);
+});

@@ -78,3 +78,13 @@ t.test('the common usage shape is read as usageOf(JSON.parse) reads it; any othe
     t.equal(usageOfCommonText(other), undefined, other.slice(0, 60));
   }
 });
+
+t.test('1-hour cache writes and web searches are read from the usage object, streamed or whole', async (t) => {
+  const text =
+    '{"input_tokens":10,"cache_creation_input_tokens":500,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":200,"ephemeral_1h_input_tokens":300},"output_tokens":7,"service_tier":"standard"}';
+  t.same(usageOfCommonText(text), { input: 10, output: 7, cacheRead: 0, cacheWrite: 500, cacheWrite1h: 300 }, 'the common shape, by the expression');
+  t.same(usageOf(JSON.parse(text)), usageOfCommonText(text), 'the same by the parse');
+  const withSearch = { input_tokens: 10, output_tokens: 7, server_tool_use: { web_search_requests: 2 } };
+  t.same(usageOf(withSearch), { input: 10, output: 7, cacheRead: 0, cacheWrite: 0, webSearches: 2 });
+  t.equal(usageOfCommonText(JSON.stringify({ ...JSON.parse(text), server_tool_use: { web_search_requests: 2 } })), undefined, 'server_tool_use is left to the parse');
+});

@@ -2,7 +2,7 @@
 // is full, at close), come back first once the store answers, and the file goes only after they are all
 // written; a process that starts takes over the files of processes no longer running, never a running one's;
 // the bound refuses and counts; half a line left by a crash is skipped and counted.
-import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -121,4 +121,30 @@ t.test('a replay cut short keeps the file and starts over: rows already written 
   t.equal(sink.rows.size, 10);
   t.same(spillFiles(dir), []);
   t.equal(spill.rows, 0);
+});
+
+t.test('spill files are 0600, and a replayed row that is not a usage row is skipped and counted', async (t) => {
+  const dir = tempDir(t);
+  const sink = switchableSink();
+  sink.down = true;
+  const spill = await UsageSpill.open({ dir, maxRows: 1000, pid: 556, isRunning: () => false });
+  t.equal(await spill.append(records(1)), 0);
+  const [file] = spillFiles(dir);
+  t.equal(statSync(join(dir, file)).mode & 0o777, 0o600, 'owner only');
+
+  // A file edited on disk: a negative cost, a string count, an unknown surface, a missing id.
+  const good = records(2, 10).map((r) => JSON.stringify(r));
+  const bad = [
+    { ...usageRecord({ requestId: 'neg' }), costNanoUsd: -5_000_000_000 },
+    { ...usageRecord({ requestId: 'str' }), inputTokens: '1e9' },
+    { ...usageRecord({ requestId: 'surf' }), surface: 'admin' },
+    { ...usageRecord({ requestId: 'x' }), requestId: 7 },
+    [1, 2],
+  ].map((r) => JSON.stringify(r));
+  appendFileSync(join(dir, 'usage-spill-777.ndjson'), [...good, ...bad].join('\n') + '\n');
+  const next = await UsageSpill.open({ dir, maxRows: 1000, pid: 557, isRunning: () => false });
+  sink.down = false;
+  await next.replay((rows) => sink.insertBatch(rows), 10);
+  t.same([...sink.rows.keys()].sort(), ['req_0', 'req_10', 'req_11'], 'only the valid rows reach the store');
+  t.equal(next.unreadableRows, bad.length, 'each bad row counted');
 });

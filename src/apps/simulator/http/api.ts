@@ -56,6 +56,8 @@ export async function serveMessages(call: ModelCall): Promise<void> {
   const req = checked.value;
   const startedAt = clock.now();
   const plan = account.cache.plan(tallyInput(req), startedAt);
+  const multiplier = call.options.inputMultiplier;
+  if (multiplier !== 1) plan.input = { ...plan.input, input: Math.ceil(plan.input.input * multiplier) };
   // Cache reads do not count against input limits; output is reserved at max_tokens until the end.
   const refusal = account.limits.admit({ input: plan.input.input + plan.input.cacheWrite, output: req.max_tokens }, startedAt);
   if (refusal !== null) return front.sendLimited(res, refusal);

@@ -5,52 +5,72 @@
 import { luaScript, type LuaScript } from '../../../stores/redis/lua-script.js';
 
 /**
- * KEYS: the counters of the request's budgets (key first, then customer).
- * ARGV[1]: the cost to reserve; then per counter i three values: limit ('' = soft: never refuses),
+ * KEYS: the counters of the request's budgets (key first, then customer), then each counter's in-flight
+ * set (a sorted set of hold ids scored by the hold's lease end, ms), in the same order.
+ * ARGV[1]: the hold (cushioned maximum); ARGV[2]: the base (uncushioned maximum); ARGV[3]: the hold id;
+ * ARGV[4]: now (ms); ARGV[5]: the lease end (ms): a hold of an instance that died before settling stops
+ * counting as in flight then. Then per counter i three values: limit ('' = soft: never refuses),
  * expireAtMs ('' = never), seed ('' = not read yet).
  * Replies {'seed'} when a counter is missing and no seed was given (nothing changed); otherwise
- * {allowed '1'|'0', refusedBy index from 0 or '-1', spentBefore per counter...}. The rule is firstRefusal's
- * (budget-ledger.ts): the first hard budget whose spent + cost passes its limit refuses.
+ * {allowed '1'|'0', refusedBy index from 0 or '-1', spentBefore per counter...}. The rule is admits'
+ * (budget-ledger.ts): a hard budget admits while the hold fits, else only alone and if the base fits.
  */
 export const BUDGET_RESERVE_SCRIPT: LuaScript = luaScript(`
+local n = #KEYS / 2
 local cost = tonumber(ARGV[1])
+local base = tonumber(ARGV[2])
 local spent = {}
-for i = 1, #KEYS do
+for i = 1, n do
   spent[i] = redis.call('GET', KEYS[i])
-  if not spent[i] and ARGV[(i - 1) * 3 + 4] == '' then return { 'seed' } end
+  if not spent[i] and ARGV[(i - 1) * 3 + 8] == '' then return { 'seed' } end
 end
-for i = 1, #KEYS do
+for i = 1, n do
   if not spent[i] then
     -- First use in this period (or after a flush): what the usage store says was spent.
-    spent[i] = ARGV[(i - 1) * 3 + 4]
+    spent[i] = ARGV[(i - 1) * 3 + 8]
     redis.call('SET', KEYS[i], spent[i])
-    local expireAt = ARGV[(i - 1) * 3 + 3]
+    local expireAt = ARGV[(i - 1) * 3 + 7]
     if expireAt ~= '' then redis.call('PEXPIREAT', KEYS[i], expireAt) end
   end
 end
 local out = { '1', '-1' }
-for i = 1, #KEYS do
-  local limit = ARGV[(i - 1) * 3 + 2]
-  if limit ~= '' and tonumber(spent[i]) + cost > tonumber(limit) then
-    out[1] = '0'
-    out[2] = tostring(i - 1)
-    break
+for i = 1, n do
+  local limit = ARGV[(i - 1) * 3 + 6]
+  if limit ~= '' then
+    local s = tonumber(spent[i])
+    limit = tonumber(limit)
+    if s + cost > limit then
+      redis.call('ZREMRANGEBYSCORE', KEYS[n + i], '-inf', ARGV[4])
+      if redis.call('ZCARD', KEYS[n + i]) > 0 or s + base > limit then
+        out[1] = '0'
+        out[2] = tostring(i - 1)
+        break
+      end
+    end
   end
 end
-for i = 1, #KEYS do
+for i = 1, n do
   table.insert(out, spent[i])
-  if out[1] == '1' then redis.call('INCRBY', KEYS[i], ARGV[1]) end
+  if out[1] == '1' then
+    redis.call('INCRBY', KEYS[i], ARGV[1])
+    redis.call('ZADD', KEYS[n + i], ARGV[5], ARGV[3])
+    redis.call('PEXPIREAT', KEYS[n + i], ARGV[5])
+  end
 end
 return out
 `);
 
 /**
- * KEYS: the counters a reservation was made in. ARGV[1]: real cost minus reserved (may be negative).
+ * KEYS: the counters a reservation was made in, then their in-flight sets (none for a hand-over).
+ * ARGV[1]: real cost minus reserved (may be negative); ARGV[2]: the hold id ('' for a hand-over).
  * A counter gone (flushed, expired) is left alone: it is seeded again from the usage store, which has the row.
  */
 export const BUDGET_SETTLE_SCRIPT: LuaScript = luaScript(`
-for i = 1, #KEYS do
-  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('INCRBY', KEYS[i], ARGV[1]) end
+local n = #KEYS
+if ARGV[2] ~= '' then n = #KEYS / 2 end
+for i = 1, n do
+  if ARGV[1] ~= '0' and redis.call('EXISTS', KEYS[i]) == 1 then redis.call('INCRBY', KEYS[i], ARGV[1]) end
+  if ARGV[2] ~= '' then redis.call('ZREM', KEYS[n + i], ARGV[2]) end
 end
 return 1
 `);

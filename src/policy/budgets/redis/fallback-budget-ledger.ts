@@ -4,7 +4,7 @@
 // the fleet's counters once Redis answers again, before this instance's next decision there: otherwise
 // the fleet would spend what was left a second time.
 import { SharedOrLocal, type SharedStoreState, type SwitchEvent } from '../../../stores/redis/shared-or-local.js';
-import type { BudgetCharge, BudgetDecision, BudgetHold, BudgetLedger } from '../budget-ledger.js';
+import { counterName, type BudgetCharge, type BudgetDecision, type BudgetHold, type BudgetLedger } from '../budget-ledger.js';
 import type { MemoryBudgetLedger } from '../memory-budget-ledger.js';
 import { RedisBudgetHold, type RedisBudgetLedger } from './redis-budget-ledger.js';
 
@@ -30,10 +30,10 @@ export class FallbackBudgetLedger implements BudgetLedger {
     });
   }
 
-  reserve(charges: readonly BudgetCharge[], nanoUsd: number): BudgetDecision | Promise<BudgetDecision> {
+  reserve(charges: readonly BudgetCharge[], nanoUsd: number, baseNanoUsd: number = nanoUsd): BudgetDecision | Promise<BudgetDecision> {
     const handingOver = this.owed && this.store.up ? this.handOver() : this.handingOver;
-    if (handingOver !== null) return handingOver.then(() => this.decide(charges, nanoUsd));
-    return this.decide(charges, nanoUsd);
+    if (handingOver !== null) return handingOver.then(() => this.decide(charges, nanoUsd, baseNanoUsd));
+    return this.decide(charges, nanoUsd, baseNanoUsd);
   }
 
   settle(hold: BudgetHold, nanoUsd: number): void | Promise<void> {
@@ -51,14 +51,20 @@ export class FallbackBudgetLedger implements BudgetLedger {
     if (this.owed && this.store.up) await this.handOver();
   }
 
-  private decide(charges: readonly BudgetCharge[], nanoUsd: number): BudgetDecision | Promise<BudgetDecision> {
+  private decide(charges: readonly BudgetCharge[], nanoUsd: number, baseNanoUsd: number): BudgetDecision | Promise<BudgetDecision> {
     return this.switch.decide(
-      () => this.shared.reserve(charges, nanoUsd),
+      () => this.shared.reserve(charges, nanoUsd, baseNanoUsd).then((d) => this.remember(charges, d, nanoUsd)),
       () => {
         this.owed = true;
-        return this.local.reserve(charges, nanoUsd);
+        return this.local.reserve(charges, nanoUsd, baseNanoUsd);
       },
     );
+  }
+
+  /** What Redis showed: the floor of this instance's own counters should Redis stop answering. */
+  private remember(charges: readonly BudgetCharge[], d: BudgetDecision, held: number): BudgetDecision {
+    charges.forEach((c, i) => this.local.noteShared(counterName(c), d.spentBefore[i] + (d.allowed ? held : 0)));
+    return d;
   }
 
   /**

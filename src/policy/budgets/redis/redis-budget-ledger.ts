@@ -1,6 +1,7 @@
 // The fleet-wide budget ledger: the counters live in Redis, keyed by budget and period
 // ({customer}:budget:...:m2026-11) and expiring a day after the period ends; a counter missing in Redis
 // (first use in a period, a flush) is seeded from the usage store's rollup by the same atomic script.
+import { randomUUID } from 'node:crypto';
 import { SingleFlight } from '../../../lib/single-flight.js';
 import { assertPrefix } from '../../../stores/redis/keys.js';
 import type { ScriptRunner } from '../../../stores/redis/lua-script.js';
@@ -10,10 +11,18 @@ import { BUDGET_RESERVE_SCRIPT, BUDGET_SETTLE_SCRIPT } from './budget-scripts.js
 
 export class RedisBudgetHold implements BudgetHold {
   constructor(
+    /** The counters, then their in-flight sets. */
     readonly keys: readonly string[],
     readonly reserved: number,
+    readonly id: string,
   ) {}
 }
+
+/**
+ * How long a hold counts as in flight when its instance never settles it (it died): longer than any
+ * request may last, so a live request is never forgotten; meanwhile its budget admits nothing alone.
+ */
+export const HOLD_LEASE_MS = 15 * 60_000;
 
 /** A counter's Redis key: the customer's hash tag, so a request's counters share a slot (Redis Cluster). */
 export function budgetCounterKey(prefix: string, charge: BudgetCharge): string {
@@ -36,23 +45,24 @@ export class RedisBudgetLedger implements BudgetLedger {
     assertPrefix(prefix);
   }
 
-  async reserve(charges: readonly BudgetCharge[], nanoUsd: number): Promise<BudgetDecision> {
-    const keys = charges.map((c) => budgetCounterKey(this.prefix, c));
-    let reply = await this.run(keys, charges, nanoUsd, null);
+  async reserve(charges: readonly BudgetCharge[], nanoUsd: number, baseNanoUsd: number = nanoUsd): Promise<BudgetDecision> {
+    const counters = charges.map((c) => budgetCounterKey(this.prefix, c));
+    const keys = [...counters, ...counters.map((k) => `${k}:flight`)];
+    const hold = { id: randomUUID(), nanoUsd, baseNanoUsd };
+    let reply = await this.run(keys, charges, hold, null);
     if (reply[0] === 'seed') {
-      const seeds = await Promise.all(charges.map((c, i) => this.seeding.run(keys[i], () => this.seed(c))));
-      reply = await this.run(keys, charges, nanoUsd, seeds);
+      const seeds = await Promise.all(charges.map((c, i) => this.seeding.run(counters[i], () => this.seed(c))));
+      reply = await this.run(keys, charges, hold, seeds);
     }
     const spentBefore = reply.slice(2).map(Number);
-    if (reply[0] === '1') return { allowed: true, hold: new RedisBudgetHold(keys, nanoUsd), spentBefore };
+    if (reply[0] === '1') return { allowed: true, hold: new RedisBudgetHold(keys, nanoUsd, hold.id), spentBefore };
     return { allowed: false, refusedBy: Number(reply[1]), spentBefore };
   }
 
   async settle(hold: BudgetHold, nanoUsd: number): Promise<void> {
     if (!(hold instanceof RedisBudgetHold)) throw new TypeError('settle: not a hold of this ledger');
-    const delta = nanoUsd - hold.reserved;
-    if (delta === 0) return;
-    await this.redis.evalScript(BUDGET_SETTLE_SCRIPT, [...hold.keys], [String(delta)]);
+    // Also when the cost is what was held: the hold leaves the in-flight sets.
+    await this.redis.evalScript(BUDGET_SETTLE_SCRIPT, [...hold.keys], [String(nanoUsd - hold.reserved), hold.id]);
   }
 
   /**
@@ -60,11 +70,12 @@ export class RedisBudgetLedger implements BudgetLedger {
    * counter missing here is left alone, as a settle leaves it: its seed from the usage store has the rows.
    */
   async addSpent(customerId: string, name: string, nanoUsd: number): Promise<void> {
-    await this.redis.evalScript(BUDGET_SETTLE_SCRIPT, [counterKey(this.prefix, customerId, name)], [String(nanoUsd)]);
+    await this.redis.evalScript(BUDGET_SETTLE_SCRIPT, [counterKey(this.prefix, customerId, name)], [String(nanoUsd), '']);
   }
 
-  private async run(keys: string[], charges: readonly BudgetCharge[], cost: number, seeds: number[] | null): Promise<string[]> {
-    const args = [String(cost)];
+  private async run(keys: string[], charges: readonly BudgetCharge[], hold: { id: string; nanoUsd: number; baseNanoUsd: number }, seeds: number[] | null): Promise<string[]> {
+    const now = Date.now();
+    const args = [String(hold.nanoUsd), String(hold.baseNanoUsd), hold.id, String(now), String(now + HOLD_LEASE_MS)];
     charges.forEach((c, i) => {
       const resetsAt = c.window.resetsAt;
       args.push(c.budget.mode === 'hard' ? String(c.budget.amountNanoUsd) : '', resetsAt === null ? '' : String(resetsAt + KEEP_AFTER_PERIOD_MS), seeds === null ? '' : String(seeds[i]));

@@ -25,11 +25,18 @@ const cases: Array<[string, string]> = [
   ['acme, inc', '"acme, inc"'],
   ['say "hi"', '"say ""hi"""'],
   ['=HYPERLINK("http://x")', `"'=HYPERLINK(""http://x"")"`],
-  ['+1', "'+1"],
-  ['-1', "'-1"],
-  ['@SUM(A1)', "'@SUM(A1)"],
-  ['\tname', "'\tname"],
+  ['+1', `"'+1"`],
+  ['-1', `"'-1"`],
+  ['@SUM(A1)', `"'@SUM(A1)"`],
+  ['\tname', `"'\tname"`],
   ['a=b', 'a=b'],
+  ['a-b co', 'a-b co'],
+  // Finding N8: a formula after a separator or leading spaces.
+  ['acme,=1+1', `"'acme,=1+1"`],
+  ['acme;=cmd|calc', `"'acme;=cmd|calc"`],
+  ['acme| @SUM(A1)', `"'acme| @SUM(A1)"`],
+  [' =1', `"' =1"`],
+  ['acme\n+1', `"'acme\n+1"`],
 ];
 
 for (const [name, cell] of cases) {

@@ -47,7 +47,7 @@ export function recordingMetrics(): GatewayMetrics & { readonly calls: string[] 
   const calls: string[] = [];
   const target = { calls } as unknown as GatewayMetrics & { calls: string[] };
   return new Proxy(target, {
-    get(obj, name) {
+    get(_target, name) {
       if (name === 'calls') return calls;
       if (typeof name !== 'string') return undefined;
       return (...args: unknown[]) => {

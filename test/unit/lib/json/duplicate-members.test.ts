@@ -19,6 +19,14 @@ t.test('a duplicate written with \\u escapes is found (JSON.parse decodes member
   t.equal(check('{"stream":true,"\\u0073TREAM":false}'), null, 'names are case-sensitive');
 });
 
+t.test('a duplicate output budget is found (finding N7: the budget read one, the provider the other)', async (t) => {
+  t.equal(check('{"model":"a","max_tokens":1,"messages":[],"max_tokens":100000}'), 'max_tokens');
+  t.equal(check('{"model":"a","max_tokens":1,"max\\u005ftokens":100000}'), 'max_tokens', 'the underscore escaped');
+  t.equal(check('{"max_completion_tokens":1,"max_completion_tokens":9}'), 'max_completion_tokens');
+  t.equal(check('{"max_output_tokens":1,"max_output_\\u0074okens":9}'), 'max_output_tokens');
+  t.equal(check('{"max_tokens":1,"max_completion_tokens":9}'), null, 'the two chat names once each');
+});
+
 t.test('bodies without a top-level duplicate pass', async (t) => {
   t.equal(check('{"model":"a","stream":true,"max_tokens":5}'), null);
   t.equal(check('{"model":"model","metadata":{"model":"x","stream":1}}'), null, 'the name as a value, and nested members, are not top-level members');
@@ -29,14 +37,14 @@ t.test('bodies without a top-level duplicate pass', async (t) => {
 });
 
 t.test('the exact walk agrees with a reference on generated objects', async (t) => {
-  const name = fc.constantFrom('model', 'stream', 'mod\\u0065l', '\\u0073tream', 'max_tokens', 'x"y', 'm\\\\');
+  const name = fc.constantFrom('model', 'stream', 'mod\\u0065l', '\\u0073tream', 'max_tokens', 'max\\u005ftokens', 'x"y', 'm\\\\');
   const value = fc.oneof(fc.string(), fc.constantFrom('"model"', 'model', '\\u006d', '{"model":1}'), fc.integer());
   const nested = fc.dictionary(fc.constantFrom('model', 'stream', 'a'), value);
   fc.assert(
     fc.property(fc.array(fc.tuple(name, fc.oneof(value, nested)), { maxLength: 8 }), (members) => {
       const text = `{${members.map(([k, v]) => `"${k.replace(/"/g, '\\"')}":${JSON.stringify(v)}`).join(',')}}`;
       const decoded = members.map(([k]) => JSON.parse(`"${k.replace(/"/g, '\\"')}"`) as string);
-      const expected = ['model', 'stream'].filter((n) => decoded.filter((d) => d === n).length > 1);
+      const expected = ['model', 'stream', 'max_tokens'].filter((n) => decoded.filter((d) => d === n).length > 1);
       const found = check(text);
       if (expected.length === 0) return found === null;
       return found !== null && expected.includes(found);

@@ -1,0 +1,5 @@
+-- A usage row whose tokens the gateway estimated (docs/spend.md, "Cancelled requests"): the client left
+-- before the provider's final usage came, so the output is estimated from the deltas relayed to it (and
+-- the input from the reservation's estimate when the provider never reported it). A constant default adds
+-- the column without rewriting the table; older rows and older instances leave false.
+ALTER TABLE usage_records ADD COLUMN estimated boolean NOT NULL DEFAULT false;
