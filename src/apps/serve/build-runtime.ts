@@ -46,7 +46,15 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
   // The metrics come later (they need the catalogue); until then the database's state is read at registration.
   let reportStoreUp: (up: boolean) => void = () => {};
   const { stores, keys, usage } = await buildStores(config, logger, (up) => reportStoreUp(up));
-  const { simulator, ownSimulator, modelsFile, fileSettings, providers, translators, catalogue } = await buildUpstream(config, overrides.simulator, logger);
+  // A models file the gateway refuses ends the start: what was opened so far must not keep the process alive.
+  const { simulator, ownSimulator, modelsFile, fileSettings, providers, translators, catalogue } = await buildUpstream(config, overrides.simulator, logger).catch(
+    async (err: unknown) => {
+      await keys.close();
+      await usage.close();
+      await stores.close();
+      throw err;
+    },
+  );
   const { metrics, tracing } = await buildMetricsAndTracing(config, catalogue, clusterWorker, logger);
   reportStoreUp = observeStores(metrics, stores, usage);
   const { routes, router, shared, fleetCoolDowns, limiter, authThrottle, budgets } = await buildPolicy(config, {

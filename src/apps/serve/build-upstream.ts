@@ -33,28 +33,34 @@ export async function buildUpstream(config: GatewayConfig, givenSimulator: Simul
   const simulator = givenSimulator ?? (ownSimulator ? await startSimulator({ port: 0, host: '127.0.0.1' }) : null);
   const baseUrl = config.upstreamBaseUrl ?? simulator!.url;
   const upstreamKey = config.upstreamApiKey ?? (config.upstreamBaseUrl === null ? 'simulator' : null);
-  const modelsFile = readModelsFile(config.modelsFile);
-  const fileSettings = modelsFileSettings(modelsFile);
-  const providers = await buildProviders(
-    { entries: modelsFile?.providers, path: modelsFile?.path ?? 'GATEWAY_MODELS_FILE', env: config.environment, implicit: { baseUrl, apiKey: upstreamKey } },
-    {
-      connections: config.upstreamConnections,
-      connectTimeoutMs: config.timeouts.upstreamConnectMs,
-      headersTimeoutMs: config.timeouts.upstreamHeadersMs,
-      bodyTimeoutMs: config.timeouts.streamIdleMs,
-    },
-  );
-  const translators = new Translators([messagesToAnthropic, chatToAnthropic, responsesToAnthropic]);
-  translators.check(['messages', 'chat', 'responses'], providers);
-  const catalogue = new Catalogue({
-    defaults: DEFAULT_MODELS,
-    configured: fileSettings.models,
-    unpricedPrices: fileSettings.unpricedPrices,
-    // The live list is the first provider's, when its type has one.
-    fetchLive: providers[0]!.listModels,
-    refreshMs: config.modelsRefreshMs,
-    onRefreshError: (err) => logger.warn({ err: errorMessage(err) }, 'models list refresh failed; keeping the last known list'),
-  });
-  await catalogue.start();
-  return { simulator, ownSimulator, modelsFile, fileSettings, providers, translators, catalogue };
+  try {
+    const modelsFile = readModelsFile(config.modelsFile);
+    const fileSettings = modelsFileSettings(modelsFile);
+    const providers = await buildProviders(
+      { entries: modelsFile?.providers, path: modelsFile?.path ?? 'GATEWAY_MODELS_FILE', env: config.environment, implicit: { baseUrl, apiKey: upstreamKey } },
+      {
+        connections: config.upstreamConnections,
+        connectTimeoutMs: config.timeouts.upstreamConnectMs,
+        headersTimeoutMs: config.timeouts.upstreamHeadersMs,
+        bodyTimeoutMs: config.timeouts.streamIdleMs,
+      },
+    );
+    const translators = new Translators([messagesToAnthropic, chatToAnthropic, responsesToAnthropic]);
+    translators.check(['messages', 'chat', 'responses'], providers);
+    const catalogue = new Catalogue({
+      defaults: DEFAULT_MODELS,
+      configured: fileSettings.models,
+      unpricedPrices: fileSettings.unpricedPrices,
+      // The live list is the first provider's, when its type has one.
+      fetchLive: providers[0]!.listModels,
+      refreshMs: config.modelsRefreshMs,
+      onRefreshError: (err) => logger.warn({ err: errorMessage(err) }, 'models list refresh failed; keeping the last known list'),
+    });
+    await catalogue.start();
+    return { simulator, ownSimulator, modelsFile, fileSettings, providers, translators, catalogue };
+  } catch (err) {
+    // Refused at start (a one-line configuration error): the simulator started here must not keep the process alive.
+    if (ownSimulator) await simulator?.close();
+    throw err;
+  }
 }

@@ -30,9 +30,9 @@ async function runInProcess(argv: string[], env: Record<string, string>): Promis
   return { code, stdout, stderr };
 }
 
-function spawnBinary(argv: string[]): Promise<Run> {
+function spawnBinary(argv: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawnNode(GATEWAY_MAIN, argv, { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent' } });
+    const child = spawnNode(GATEWAY_MAIN, argv, { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (c: Buffer) => void (stdout += c.toString('utf8')));
@@ -113,4 +113,13 @@ t.test('the binary itself: exit code and streams', async (t) => {
   t.equal(help.code, 0);
   t.equal(help.stderr, '');
   t.match(help.stdout, /^usage: model-gateway <command>/);
+});
+
+t.test('serve refused by its models file: one line, exit 1, and the process ends (nothing it opened keeps it alive)', async (t) => {
+  const dir = t.testdir({ 'models.json': JSON.stringify({ providers: [{ id: 'x', type: 'nosuchtype' }] }) });
+  const models = join(dir, 'models.json');
+  // Without an upstream the gateway starts its simulator and opens its database before it reads the
+  // models file: both must be closed again, or the binary would hang here until tap's timeout.
+  const run = await spawnBinary(['serve', '--port', '0'], { GATEWAY_MODELS_FILE: models, DATABASE_URL: `file:${join(dir, 'gateway.db')}` });
+  t.same(run, { code: 1, stdout: '', stderr: `model-gateway: ${models}: providers[0] ("x").type: unknown provider type "nosuchtype" (known: anthropic, bedrock, vertex)\n` });
 });

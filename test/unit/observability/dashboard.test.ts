@@ -33,6 +33,9 @@ async function exportedNames(): Promise<Set<string>> {
   // Spend and a customer budget's utilisation appear once a request is priced and a budget used.
   m.spent('m', 'c', { nanoUsd: 1000, priced: true });
   m.budgetUtilisation('c', 'month', 0.5);
+  // The routes' families appear once a route was tried and is watched.
+  m.routeAttempt('m@a', 'a', 'ok');
+  m.watchRoutes(() => [{ route: 'm@a', provider: 'a', cooling: 'throttled', headroom: { requests: 3 } }]);
   const names = new Set(parseExposition((await m.render()).body).map((s) => s.name));
   // GC histograms appear after the first collection; their names are fixed by prom-client.
   for (const suffix of ['_bucket', '_sum', '_count']) names.add(`model_gateway_nodejs_gc_duration_seconds${suffix}`);
