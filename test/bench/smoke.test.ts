@@ -59,7 +59,9 @@ t.test('with --profile the bench draws a flame graph of each proxy it profiled',
   }
   t.match(
     readFileSync(mainThread('gateway')!, 'utf8'),
-    /<title>[^<\n]*src\/gateway\/create-gateway\.[jt]s:\d+\n/,
+    // Any frame of the gateway's request path (its handler, a stage, the relay): which of them a short
+    // sampled run catches is chance, that some of them are caught is not.
+    /<title>[^<\n]*src\/gateway\/[\w/.-]+\.[jt]s:\d+\n/,
     'the gateway’s graph shows its own request handling',
   );
 });
