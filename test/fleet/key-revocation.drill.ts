@@ -87,7 +87,9 @@ t.test(`a key revoked during the load: refused by every instance${TIMED ? ' with
   for (const r of refusals) {
     t.not(r.refusedAfterMs, null, `${r.target} refused the key`);
     timingClaim(t, r.refusedAfterMs !== null && r.refusedAfterMs <= PROPAGATION_BOUND_MS, `${r.target} refused the key within ${PROPAGATION_BOUND_MS} ms (took ${r.refusedAfterMs ?? `>${POLL_FOR_MS}`} ms)`);
-    t.same(r.afterRefusal, [], `${r.target} never accepted it again`);
+    // Through HAProxy the first refusal may come from the instance that learned first while another is
+    // still within its propagation time: what HAProxy promises is checked below, once every instance refused.
+    if (r.target !== 'haproxy') t.same(r.afterRefusal, [], `${r.target} never accepted it again`);
   }
   t.same(throughHaproxy, [401, 401, 401, 401, 401, 401], 'refused through HAProxy, whichever instance answers');
   t.same(bothSurfaces, [401, 401, 401, 401, 401, 401], 'refused on both surfaces by every instance');
