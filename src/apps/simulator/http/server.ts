@@ -122,9 +122,7 @@ export async function startSimulator(opts: StartOptions = {}): Promise<Simulator
   const state = new SimulatorState(opts);
   const sockets = new Set<Socket>();
   let bytesOfClosedSockets = 0;
-  // Idle connections kept for a minute, as a provider's front does (Node's default is 5 s): a gateway slowed
-  // down (under valgrind, or a loaded machine) must not send on a connection the server has just closed.
-  const server = createServer({ noDelay: true, keepAliveTimeout: 65_000 }, (req, res) => {
+  const server = createServer({ noDelay: true }, (req, res) => {
     state.handle(req, res).catch((err: unknown) => onHandlerError(res, err));
   });
   server.on('connection', (socket: Socket) => {
