@@ -6,13 +6,19 @@ import type { ModelPrices } from '../../metering/prices.js';
 import type { Provider } from '../../providers/provider.js';
 import { hashString } from './rendezvous.js';
 
-export interface Route {
+export interface Route extends RouteSpec {
   /**
    * Unique among the gateway's routes, the `route` of metrics, logs and /readyz. A gateway
    * without configured providers keeps one route per model named by the model alone (what its
    * circuit breaker was always called); with providers a route is `<model>@<provider id>`.
    */
   readonly name: string;
+  /** hashString(name): the route's part of every rendezvous score. */
+  readonly hash: number;
+}
+
+/** What the models file (or the implicit provider) says of a route. */
+export interface RouteSpec {
   /** The catalogue model it serves. */
   readonly model: string;
   readonly provider: Provider;
@@ -22,17 +28,6 @@ export interface Route {
   /** Lower is tried first; higher priorities only when no route of a lower one can be used. */
   readonly priority: number;
   /** What its tokens cost when they differ from the model's (a regional endpoint); null: the model's. */
-  readonly prices: ModelPrices | null;
-  /** hashString(name): the route's part of every rendezvous score. */
-  readonly hash: number;
-}
-
-export interface RouteSpec {
-  readonly model: string;
-  readonly provider: Provider;
-  readonly providerModel: string | null;
-  readonly weight: number;
-  readonly priority: number;
   readonly prices: ModelPrices | null;
 }
 

@@ -2,12 +2,24 @@
 import { request } from 'undici';
 import t from 'tap';
 import { drain } from '../../../src/gateway/server.js';
-import { startHarness } from '../../helpers/harness.js';
+import { startHarness, type Harness } from '../../helpers/harness.js';
 import { bearer } from '../../helpers/http.js';
 import { waitFor } from '../../helpers/wait.js';
 
 const streamBody = (content: string, maxTokens = 60000) =>
   JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: maxTokens, stream: true, messages: [{ role: 'user', content }] });
+
+/** Waits until two readings of the simulator's written bytes `stepMs` apart agree; the count it stopped at. */
+async function upstreamStopsWriting(h: Harness, withinMs: number, stepMs: number): Promise<number> {
+  let previous = -1;
+  await waitFor(() => {
+    const now = h.simulator.bytesWritten();
+    const stalled = now === previous;
+    previous = now;
+    return stalled;
+  }, withinMs, stepMs);
+  return previous;
+}
 
 t.test('a client abort mid-stream cancels the upstream request at once', async (t) => {
   const h = await startHarness({ simulator: { replyTokens: 100000, tokensPerSecond: 200 } });
@@ -23,13 +35,7 @@ t.test('a client abort mid-stream cancels the upstream request at once', async (
   }
   controller.abort();
   // Generation upstream must stop: the simulator paces 200 tokens/s, so a live stream grows every 200 ms.
-  let previous = -1;
-  await waitFor(() => {
-    const now = h.simulator.bytesWritten();
-    const stalled = now === previous;
-    previous = now;
-    return stalled;
-  }, 3000, 250);
+  await upstreamStopsWriting(h, 3000, 250);
   t.pass('the upstream stopped writing once the client left');
   await waitFor(() => h.runtime.lifecycle.inFlight === 0, 3000);
   await waitFor(() => /client_cancelled/.test(h.logText()), 3000);
@@ -53,13 +59,7 @@ t.test('a slow reader slows the upstream read instead of growing memory', async 
   const it = res.body[Symbol.asyncIterator]();
   await it.next();
   // Wait for the upstream's writes to stop (two readings 300 ms apart agree), however slow the machine.
-  let previous = -1;
-  await waitFor(() => {
-    const now = h.simulator.bytesWritten();
-    const stalled = now === previous;
-    previous = now;
-    return stalled;
-  }, 60_000, 300);
+  const previous = await upstreamStopsWriting(h, 60_000, 300);
   t.ok(previous > 0, `upstream writes stalled while the client did not read (at ${previous} bytes)`);
   let total = 0;
   let last: Buffer = Buffer.alloc(0);
