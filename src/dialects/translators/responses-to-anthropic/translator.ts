@@ -18,8 +18,6 @@ import { translateMessageToResponse } from './response.js';
 import { ResponsesStreamTranslator } from './stream.js';
 import { toolNamesOf } from './tool-names.js';
 
-/** The headers naming the conversation when the body has no `prompt_cache_key` (Codex writes `session_id`). */
-
 export const responsesToAnthropic: Translator = {
   client: 'responses',
   provider: 'anthropic',
