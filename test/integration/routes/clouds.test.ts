@@ -232,3 +232,25 @@ t.test('count_tokens on a Vertex route goes to its count-tokens model', async (t
   t.match(r.json(), { input_tokens: Number });
   t.equal(clouds.received('/v1/projects/proj-clouds/locations/europe-west1/publishers/anthropic/models/count-tokens:rawPredict').length, 1);
 });
+
+t.test('count_tokens on a Bedrock route goes to its CountTokens API and counts as an anthropic route does', async (t) => {
+  const clouds = await startClouds(t, { models: MODELS });
+  const { h, key } = await gateway(t, clouds);
+  const messages = [{ role: 'user', content: 'hi there, count me' }];
+  const count = (model: string) => call(`${h.url}/gateway/v1/messages/count_tokens`, { body: JSON.stringify({ model, system: 'Be brief.', messages }), headers: bearer(key) });
+  const onBedrock = await count(ON_BEDROCK);
+  t.equal(onBedrock.status, 200);
+  t.same(Object.keys(onBedrock.json()), ['input_tokens'], 'the provider\'s count_tokens answer');
+  const sent = clouds.received(`/model/${encodeURIComponent(BEDROCK_ID)}/count-tokens`);
+  t.equal(sent.length, 1, 'one call to Bedrock\'s CountTokens');
+  const inner = JSON.parse(Buffer.from(JSON.parse(sent[0]!.body.toString('utf8')).input.invokeModel.body, 'base64').toString('utf8'));
+  t.same(inner, { system: 'Be brief.', messages, anthropic_version: 'bedrock-2023-05-31', max_tokens: 1 }, 'the InvokeModel body it would count, with the max_tokens InvokeModel needs');
+  // The same request on the anthropic route of another model counts the same tokens.
+  const onAnthropic = await count(FAILS_OVER);
+  t.equal(onAnthropic.status, 200);
+  t.equal(clouds.received('/v1/messages/count_tokens').length, 1);
+  t.equal(onBedrock.json().input_tokens, onAnthropic.json().input_tokens, 'the same count on both routes');
+  const refused = await call(`${h.url}/gateway/v1/messages/count_tokens`, { body: JSON.stringify({ model: ON_BEDROCK, messages: [] }), headers: bearer(key) });
+  t.equal(refused.status, 400, 'a request the model refuses');
+  t.equal(refused.json().error.type, 'invalid_request_error', 'comes back as the provider\'s error');
+});
