@@ -6,6 +6,7 @@
 // responses / chat ratio. Goal: at most 1.1, streamed and not.
 //
 //   node dist/bench/tools/responses-cpu.js [--rounds 6] [--duration 4] [--connections 32] [--no-write]
+import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { measureWindow } from '../measure.js';
 import { median } from '../percentiles.js';
@@ -73,7 +74,7 @@ export function responsesCpuSection(results: readonly PairResult[], opts: Omit<R
   return [
     '## The Responses surface against chat, CPU per request of the gateway (`bench/tools/responses-cpu.ts`)',
     '',
-    `${when.toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}. One gateway, ${opts.rounds} rounds × ${opts.durationSec} s per scenario, ${opts.connections} connections; ` +
+    `${when.toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores at the end. One gateway, ${opts.rounds} rounds × ${opts.durationSec} s per scenario, ${opts.connections} connections; ` +
       `each round measures both scenarios of a pair back to back (order rotated), the verdict is the median of the rounds' own ratios. Goal: Responses at most ${GOAL}× chat, streamed and not.`,
     '',
     '| pair | chat µs/req (median) | Responses µs/req (median) | Responses / chat (median of rounds) | rounds | goal |',
