@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { parseDatabaseUrl } from './database-url.js';
+import { AddressRanges } from '../lib/net/address-ranges.js';
 import { ConfigError } from './config-error.js';
 import { knownSettingsOnly } from './setting-names.js';
 import { tracingConfig, type TracingSettings } from './tracing-config.js';
@@ -99,6 +100,15 @@ function percent(env: Env, name: string, fallback: number): number {
   const n = integer(env, name, fallback, 1);
   if (n > 100) throw new ConfigError(`${name} must be a percentage from 1 to 100, got "${env[name]}"`);
   return n;
+}
+
+/** A comma-separated list of addresses and CIDR ranges; an entry that is neither refuses the start. */
+function addressRanges(env: Env, name: string): AddressRanges {
+  try {
+    return AddressRanges.parse(env[name] ?? '');
+  } catch (err) {
+    throw new ConfigError(`${name}: ${(err as Error).message}`);
+  }
 }
 
 function text(env: Env, name: string): string | null {
@@ -214,8 +224,8 @@ export interface RateLimitSettings {
   customers: Readonly<Record<string, LimitPair>>;
   /** Failed authentications allowed per client address per minute (burst the same); 0 = no throttle. */
   authFailuresPerMinute: number;
-  /** Addresses of load balancers in front: for them, the client is read from X-Forwarded-For. */
-  trustedProxies: readonly string[];
+  /** Addresses and CIDR ranges of load balancers in front: for them, the client is read from X-Forwarded-For. */
+  trustedProxies: AddressRanges;
 }
 
 export interface RetrySettings {
@@ -246,7 +256,7 @@ function resilienceSettings(env: Env): Pick<GatewayConfig, 'rateLimits' | 'retry
     rateLimits: {
       customers: customerLimits(env.GATEWAY_CUSTOMER_LIMITS),
       authFailuresPerMinute: integer(env, 'GATEWAY_AUTH_FAILURES_PER_MINUTE', 60, 0),
-      trustedProxies: (text(env, 'GATEWAY_TRUSTED_PROXIES') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
+      trustedProxies: addressRanges(env, 'GATEWAY_TRUSTED_PROXIES'),
     },
     retry: {
       attempts: integer(env, 'GATEWAY_RETRY_ATTEMPTS', 3, 1),
