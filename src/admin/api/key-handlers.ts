@@ -7,6 +7,9 @@ import { KeyStoreError } from '../../keys/key-store.js';
 import { customerLimitsOf, type CustomerDefaults } from '../../keys/principal.js';
 import type { RateLimits } from '../../keys/rate-limits.js';
 import type { UsageStore } from '../../metering/usage-store.js';
+import type { AuditRecorder } from '../audit/record-audit.js';
+import { apiSource, recordAudit } from '../audit/record-audit.js';
+import { keyCreated, keyRevoked } from '../audit/audit-changes.js';
 import { budgetStatus } from './budget-status.js';
 import { customerOr404 } from './customer-lookup.js';
 import { keyLimitProblem } from './key-limits.js';
@@ -24,6 +27,8 @@ export interface KeyDeps {
   customerDefaults: CustomerDefaults;
   /** What a budgeted key has spent in the current period. */
   usageStore: Pick<UsageStore, 'totals'>;
+  /** The admin trail: every key created or revoked here is a row. */
+  audit: AuditRecorder;
 }
 
 export function keyRoutes(deps: KeyDeps): ApiRoute[] {
@@ -52,9 +57,13 @@ export function keyRoutes(deps: KeyDeps): ApiRoute[] {
         const record = await keyStore.getKey(req.params.keyId);
         // A key of another customer is "not found" here, exactly like a key that does not exist.
         if (record === null || record.customerId !== req.params.customerId) throw new GatewayError('not_found', 'No such key.');
-        await keyStore.revokeKey(record.id);
+        const revoked = await keyStore.revokeKey(record.id);
         await deps.keyCache.refresh();
-        return ok({ key: keyView((await keyStore.getKey(record.id)) ?? record) });
+        const after = (await keyStore.getKey(record.id)) ?? record;
+        if (revoked) {
+          await recordAudit(deps.audit, apiSource(req), keyRevoked(record, after));
+        }
+        return ok({ key: keyView(after) });
       },
     },
   ];
@@ -77,6 +86,7 @@ async function createKey(deps: KeyDeps, req: ApiRequest) {
       ...limits,
       budget: optionalBudget(req.body, 'budget'),
     });
+    await recordAudit(deps.audit, apiSource(req), keyCreated(record));
     return ok({ key: keyView(record), secret: key }, 201);
   } catch (err) {
     // The store's own rules (shared with the command line) say what is wrong with the settings.
