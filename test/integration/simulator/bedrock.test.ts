@@ -55,7 +55,7 @@ async function invoke(body: unknown, options: { model?: string; streamed?: boole
 
 function decode(body: Buffer): { sse: string; decoder: BedrockStreamDecoder } {
   const decoder = new BedrockStreamDecoder();
-  const sse = decoder.push(body);
+  const sse = decoder.push(body).toString();
   decoder.end();
   return { sse, decoder };
 }
