@@ -61,7 +61,7 @@ export function dashboardRoutes(rt: Runtime, deps: Pick<DashboardDeps, 'stores' 
       ...sessionRoutes({ adminToken: deps.adminToken, keyStore, sessions, users, passwords, ...attempts }),
       ...passwordRoutes({ users, sessions, passwords, ...attempts }),
       ...customerRoutes({ keyStore, keyCache: rt.keys, customerDefaults, usageStore }),
-      ...keyRoutes({ keyStore, catalogue: rt.catalogue, keyCache: rt.keys, customerDefaults, usageStore }),
+      ...keyRoutes({ keyStore, catalogue: rt.catalogue, keyCache: rt.keys, customerDefaults, usageStore, maxKeysPerCustomer: rt.config.maxKeysPerCustomer }),
       ...usageRoutes(keyStore, usageStore),
       ...userRoutes(keyStore, users, passwords),
       ...modelRoutes(rt.catalogue),

@@ -11,6 +11,8 @@ import { formatTable, json, shortTime } from './output.js';
 
 export interface KeysEnv {
   databaseUrl: string;
+  /** GATEWAY_MAX_KEYS_PER_CUSTOMER: `keys create` refuses a customer's key beyond it; 0: no cap. */
+  maxKeysPerCustomer: number;
 }
 
 const USAGE = {
@@ -20,7 +22,7 @@ const USAGE = {
   revoke: 'keys revoke <id>',
 };
 
-type Subcommand = (argv: string[], store: KeyStore, io: CliIo) => Promise<number>;
+type Subcommand = (argv: string[], store: KeyStore, io: CliIo, env: KeysEnv) => Promise<number>;
 
 const SUBCOMMANDS: Record<string, Subcommand> = { create, list, revoke };
 
@@ -29,11 +31,11 @@ export async function runKeys(argv: string[], env: KeysEnv, io: CliIo = processI
     const [name, ...rest] = argv;
     const sub = name !== undefined && Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
     if (sub === undefined) throw new ArgError(`expected create, list or revoke (usage: ${Object.values(USAGE).join(' | ')})`);
-    return withStores(env.databaseUrl, (stores) => sub(rest, stores.keys, io));
+    return withStores(env.databaseUrl, (stores) => sub(rest, stores.keys, io, env));
   });
 }
 
-async function create(argv: string[], store: KeyStore, io: CliIo): Promise<number> {
+async function create(argv: string[], store: KeyStore, io: CliIo, env: KeysEnv): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
     {
@@ -63,6 +65,7 @@ async function create(argv: string[], store: KeyStore, io: CliIo): Promise<numbe
     rpm: positiveIntegerArg('rpm', values.rpm) ?? null,
     tpm: positiveIntegerArg('tpm', values.tpm) ?? null,
     budget: budget ?? null,
+    maxActiveKeys: env.maxKeysPerCustomer,
   });
   io.out(values.json ? json({ ...keyJson(record), key, customer: record.customerName }) : `${key}\n`);
   return 0;
