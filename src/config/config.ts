@@ -54,6 +54,8 @@ export interface GatewayConfig {
   environment: (name: string) => string | undefined;
   modelsRefreshMs: number;
   keyRefreshMs: number;
+  /** Active (not revoked) keys a customer may hold; creating one more is refused. 0: no cap. */
+  maxKeysPerCustomer: number;
   usageFlushMs: number;
   /** Usage the database cannot take for now, kept in a file under dataDir (docs/postgres.md). */
   usageSpill: UsageSpillSettings;
@@ -141,6 +143,11 @@ export function databaseUrlOf(env: Env = process.env): string {
   return text(knownSettingsOnly(env), 'DATABASE_URL') ?? 'file:./data/gateway.db';
 }
 
+/** GATEWAY_MAX_KEYS_PER_CUSTOMER, read alone: the key commands need it without the rest of the settings. */
+export function maxKeysPerCustomerOf(env: Env = process.env): number {
+  return integer(knownSettingsOnly(env), 'GATEWAY_MAX_KEYS_PER_CUSTOMER', 100, 0);
+}
+
 export function loadConfig(processEnv: Env = process.env): GatewayConfig {
   // Every read below goes through the list of settings (setting-names.ts): a name it lacks throws.
   const env = knownSettingsOnly(processEnv);
@@ -176,6 +183,7 @@ export function loadConfig(processEnv: Env = process.env): GatewayConfig {
     environment: (name) => processEnv[name],
     modelsRefreshMs: integer(env, 'GATEWAY_MODELS_REFRESH_MS', 10 * 60_000, 1000),
     keyRefreshMs: integer(env, 'GATEWAY_KEY_REFRESH_MS', 1000, 100),
+    maxKeysPerCustomer: maxKeysPerCustomerOf(env),
     usageFlushMs: integer(env, 'GATEWAY_USAGE_FLUSH_MS', 1000, 10),
     usageSpill: {
       afterMs: integer(env, 'GATEWAY_USAGE_SPILL_AFTER_MS', 30_000, 0),
