@@ -62,7 +62,7 @@ export function dashboardRoutes(rt: Runtime, deps: Pick<DashboardDeps, 'stores' 
       ...sessionRoutes({ adminToken: deps.adminToken, keyStore, sessions, users, passwords, audit, ...attempts }),
       ...passwordRoutes({ users, sessions, passwords, audit, ...attempts }),
       ...customerRoutes({ keyStore, keyCache: rt.keys, customerDefaults, usageStore, audit }),
-      ...keyRoutes({ keyStore, catalogue: rt.catalogue, keyCache: rt.keys, customerDefaults, usageStore, audit }),
+      ...keyRoutes({ keyStore, catalogue: rt.catalogue, keyCache: rt.keys, customerDefaults, usageStore, audit, maxKeysPerCustomer: rt.config.maxKeysPerCustomer }),
       ...usageRoutes(keyStore, usageStore),
       ...userRoutes({ keyStore, users, passwords, audit }),
       ...auditRoutes(keyStore, audit),

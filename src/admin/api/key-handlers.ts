@@ -3,7 +3,7 @@ import type { Catalogue } from '../../catalog/catalogue.js';
 import { GatewayError } from '../../dialects/errors/codes.js';
 import type { KeyCache } from '../../keys/key-cache.js';
 import type { KeyStore } from '../../keys/key-store.js';
-import { KeyStoreError } from '../../keys/key-store.js';
+import { KeyLimitError, KeyStoreError } from '../../keys/key-store.js';
 import { customerLimitsOf, type CustomerDefaults } from '../../keys/principal.js';
 import type { RateLimits } from '../../keys/rate-limits.js';
 import type { UsageStore } from '../../metering/usage-store.js';
@@ -29,6 +29,8 @@ export interface KeyDeps {
   usageStore: Pick<UsageStore, 'totals'>;
   /** The admin trail: every key created or revoked here is a row. */
   audit: AuditRecorder;
+  /** Active keys a customer may hold (GATEWAY_MAX_KEYS_PER_CUSTOMER); 0: no cap. */
+  maxKeysPerCustomer: number;
 }
 
 export function keyRoutes(deps: KeyDeps): ApiRoute[] {
@@ -85,10 +87,12 @@ async function createKey(deps: KeyDeps, req: ApiRequest) {
       allowedModels: allowed === null ? null : allowed.map((m) => catalogueId(deps.catalogue, m)),
       ...limits,
       budget: optionalBudget(req.body, 'budget'),
+      maxActiveKeys: deps.maxKeysPerCustomer,
     });
     await recordAudit(deps.audit, apiSource(req), keyCreated(record));
     return ok({ key: keyView(record), secret: key }, 201);
   } catch (err) {
+    if (err instanceof KeyLimitError) throw new GatewayError('conflict', `This customer already has ${err.limit} active keys, the most allowed (GATEWAY_MAX_KEYS_PER_CUSTOMER); revoke one first.`);
     // The store's own rules (shared with the command line) say what is wrong with the settings.
     if (err instanceof KeyStoreError) throw new GatewayError('invalid_request', err.message);
     throw err;

@@ -22,8 +22,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     return (argv) => runServe(argv);
   },
   keys: async () => {
-    const [{ runKeys }, { databaseUrlOf }] = await Promise.all([import('./keys.js'), import('../../config/config.js')]);
-    return (argv, { io, env }) => runKeys(argv, { databaseUrl: databaseUrlOf(env) }, io);
+    const [{ runKeys }, { databaseUrlOf, maxKeysPerCustomerOf }] = await Promise.all([import('./keys.js'), import('../../config/config.js')]);
+    return (argv, { io, env }) => runKeys(argv, { databaseUrl: databaseUrlOf(env), maxKeysPerCustomer: maxKeysPerCustomerOf(env) }, io);
   },
   customers: async () => {
     const [{ runCustomers }, { databaseUrlOf }] = await Promise.all([import('./customers.js'), import('../../config/config.js')]);

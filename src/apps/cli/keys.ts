@@ -14,6 +14,8 @@ import { formatTable, json, shortTime } from './output.js';
 
 export interface KeysEnv {
   databaseUrl: string;
+  /** GATEWAY_MAX_KEYS_PER_CUSTOMER: `keys create` refuses a customer's key beyond it; 0: no cap. */
+  maxKeysPerCustomer: number;
 }
 
 const USAGE = {
@@ -26,7 +28,7 @@ const USAGE = {
 /** The key store, and the admin trail every change made here is written to. */
 type KeyStores = Pick<Stores, 'keys' | 'audit'>;
 
-type Subcommand = (argv: string[], stores: KeyStores, io: CliIo) => Promise<number>;
+type Subcommand = (argv: string[], stores: KeyStores, io: CliIo, env: KeysEnv) => Promise<number>;
 
 const SUBCOMMANDS: Record<string, Subcommand> = { create, list, revoke };
 
@@ -35,11 +37,11 @@ export async function runKeys(argv: string[], env: KeysEnv, io: CliIo = processI
     const [name, ...rest] = argv;
     const sub = name !== undefined && Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
     if (sub === undefined) throw new ArgError(`expected create, list or revoke (usage: ${Object.values(USAGE).join(' | ')})`);
-    return withStores(env.databaseUrl, (stores) => sub(rest, stores, io));
+    return withStores(env.databaseUrl, (stores) => sub(rest, stores, io, env));
   });
 }
 
-async function create(argv: string[], { keys: store, audit }: KeyStores, io: CliIo): Promise<number> {
+async function create(argv: string[], { keys: store, audit }: KeyStores, io: CliIo, env: KeysEnv): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
     {
@@ -70,6 +72,7 @@ async function create(argv: string[], { keys: store, audit }: KeyStores, io: Cli
     rpm: positiveIntegerArg('rpm', values.rpm) ?? null,
     tpm: positiveIntegerArg('tpm', values.tpm) ?? null,
     budget: budget ?? null,
+    maxActiveKeys: env.maxKeysPerCustomer,
   });
   const source = cliSource();
   const customer = customerIsNew ? await store.getCustomer(record.customerId) : null;
