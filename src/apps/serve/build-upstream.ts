@@ -1,5 +1,5 @@
-// The composition root's upstream side: the simulator (when no provider is configured), the models
-// file, the providers with their connection pools, the translators between surfaces and providers,
+// The composition root's upstream side: the simulator (when no provider is configured: neither
+// ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY nor the models file's `providers`), the models file, the providers with their connection pools, the translators between surfaces and providers,
 // and the model catalogue.
 import type { Logger } from 'pino';
 import { Catalogue } from '../../catalog/catalogue.js';
@@ -20,6 +20,8 @@ export interface BuiltUpstream {
   simulator: Simulator | null;
   /** True when this process started the simulator (and so stops it). */
   ownSimulator: boolean;
+  /** True when answers come from the simulator: no upstream is configured anywhere. */
+  simulated: boolean;
   modelsFile: ModelsFile | null;
   fileSettings: ModelsFileSettings;
   providers: Provider[];
@@ -29,15 +31,19 @@ export interface BuiltUpstream {
 
 /** `givenSimulator`: a test's own simulator, used instead of starting one. */
 export async function buildUpstream(config: GatewayConfig, givenSimulator: Simulator | undefined, logger: Logger): Promise<BuiltUpstream> {
-  const ownSimulator = config.upstreamBaseUrl === null && givenSimulator === undefined;
+  const modelsFile = readModelsFile(config.modelsFile);
+  // A models file listing providers is an upstream: the simulator would answer nothing, and the
+  // gateway must not say it does (the x-gateway-upstream header, /readyz, the start-up warning).
+  const simulated = config.upstreamBaseUrl === null && modelsFile?.providers === undefined;
+  const ownSimulator = simulated && givenSimulator === undefined;
   const simulator = givenSimulator ?? (ownSimulator ? await startSimulator({ port: 0, host: '127.0.0.1' }) : null);
-  const baseUrl = config.upstreamBaseUrl ?? simulator!.url;
+  const baseUrl = config.upstreamBaseUrl ?? simulator?.url ?? null;
   const upstreamKey = config.upstreamApiKey ?? (config.upstreamBaseUrl === null ? 'simulator' : null);
   try {
-    const modelsFile = readModelsFile(config.modelsFile);
     const fileSettings = modelsFileSettings(modelsFile);
+    const implicit = baseUrl === null ? null : { baseUrl, apiKey: upstreamKey };
     const providers = await buildProviders(
-      { entries: modelsFile?.providers, path: modelsFile?.path ?? 'GATEWAY_MODELS_FILE', env: config.environment, implicit: { baseUrl, apiKey: upstreamKey } },
+      { entries: modelsFile?.providers, path: modelsFile?.path ?? 'GATEWAY_MODELS_FILE', env: config.environment, implicit },
       {
         connections: config.upstreamConnections,
         connectTimeoutMs: config.timeouts.upstreamConnectMs,
@@ -57,7 +63,7 @@ export async function buildUpstream(config: GatewayConfig, givenSimulator: Simul
       onRefreshError: (err) => logger.warn({ err: errorMessage(err) }, 'models list refresh failed; keeping the last known list'),
     });
     await catalogue.start();
-    return { simulator, ownSimulator, modelsFile, fileSettings, providers, translators, catalogue };
+    return { simulator, ownSimulator, simulated, modelsFile, fileSettings, providers, translators, catalogue };
   } catch (err) {
     // Refused at start (a one-line configuration error): the simulator started here must not keep the process alive.
     if (ownSimulator) await simulator?.close();

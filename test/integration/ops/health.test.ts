@@ -1,9 +1,11 @@
-// /healthz, /readyz (503 while draining), the built-in simulator mode, and the live models refresh.
+// /healthz, /readyz (503 while draining), the built-in simulator mode (and no such mode once a models
+// file lists providers), and the live models refresh.
 import t from 'tap';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildRuntime } from '../../../src/apps/serve/build-runtime.js';
+import { startSimulator } from '../../../src/apps/simulator/index.js';
 import { loadConfig } from '../../../src/config/config.js';
 import { createGateway } from '../../../src/gateway/create-gateway.js';
 import { createHttpServer, listen } from '../../../src/gateway/server.js';
@@ -50,6 +52,36 @@ t.test('with no upstream configured, serve answers from the built-in simulator a
   t.equal(res.status, 200, res.text);
   t.equal(res.headers['x-gateway-upstream'], 'simulator');
   t.equal(res.json().object, 'chat.completion');
+});
+
+t.test('a models file listing providers is the upstream: no built-in simulator, and nothing says there is one', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'mgw-providers-'));
+  const upstream = await startSimulator({ port: 0, host: '127.0.0.1', apiKey: 'sk-acct-a', record: true });
+  const modelsFile = join(dir, 'models.json');
+  writeFileSync(modelsFile, JSON.stringify({ providers: [{ id: 'acct-a', type: 'anthropic', baseUrl: upstream.url, apiKeyEnv: 'HEALTH_TEST_KEY' }] }));
+  const config = loadConfig({ DATABASE_URL: `file:${join(dir, 'g.db')}`, GATEWAY_ADMIN_TOKEN: 'x'.repeat(32), LOG_LEVEL: 'silent', GATEWAY_MODELS_FILE: modelsFile });
+  t.equal(config.upstreamBaseUrl, null, 'no ANTHROPIC_BASE_URL or ANTHROPIC_API_KEY');
+  const built = await buildRuntime({ ...config, environment: (name) => (name === 'HEALTH_TEST_KEY' ? 'sk-acct-a' : undefined) });
+  const server = createHttpServer(createGateway(built.runtime), config.limits);
+  const { port } = await listen(server, 0, '127.0.0.1');
+  t.teardown(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+    await built.close();
+    await upstream.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  t.equal(built.simulator, null, 'no simulator started in-process');
+  t.equal(built.runtime.simulated, false);
+  const { key } = await built.stores.keys.createKey({ customerName: 'demo' });
+  const res = await call(`http://127.0.0.1:${port}/gateway/openai/v1/chat/completions`, {
+    body: JSON.stringify({ model: 'claude-haiku-4-5-20251001', messages: [{ role: 'user', content: 'hi' }] }),
+    headers: bearer(key),
+  });
+  t.equal(res.status, 200, res.text);
+  t.equal(res.headers['x-gateway-upstream'], undefined, 'not marked as answered by the simulator');
+  t.equal(upstream.received.filter((r) => r.url === '/v1/messages').length, 1, 'the provider of the file answered');
+  t.equal((await call(`http://127.0.0.1:${port}/readyz`)).json().upstream, 'configured');
 });
 
 t.test('NODE_ENV=production refuses to start without an upstream credential', async (t) => {
