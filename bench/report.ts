@@ -1,5 +1,6 @@
 // Turns a bench run into target checks and markdown tables.
 import { cpus, totalmem } from 'node:os';
+import { BEDROCK_EVENT_GOAL_US } from './micro/bedrock-stream.js';
 import type { MicroResult } from './micro/harness.js';
 import type { BenchOptions } from './options.js';
 import type { LatencyResult } from './phases/latency.js';
@@ -72,6 +73,13 @@ export function checkTargets(r: Omit<BenchResults, 'targets'>): TargetCheck[] {
   });
   const reframe = r.micro.find((m) => m.name.includes('per upstream event'));
   checks.push({ name: 're-framing per upstream event (micro)', goal: '≤ 5 µs', measured: reframe ? `${round(reframe.nsPerOp / 1000, 2)} µs` : '-', pass: reframe ? reframe.nsPerOp <= 5000 : null });
+  const bedrock = r.micro.find((m) => m.name.startsWith('BedrockStreamDecoder'));
+  checks.push({
+    name: 'Bedrock event stream → SSE, per event (micro, CPU time)',
+    goal: `≤ ${BEDROCK_EVENT_GOAL_US} µs`,
+    measured: bedrock ? `${round(bedrock.cpuNsPerOp / 1000, 2)} µs (wall ${round(bedrock.nsPerOp / 1000, 2)} µs)` : '-',
+    pass: bedrock ? bedrock.cpuNsPerOp <= BEDROCK_EVENT_GOAL_US * 1000 : null,
+  });
   const mix = scenario('chat-1mib-mix');
   const mixEld = r.pool ? r.pool.variants[r.pool.winner].eldP99Ms : mix ? mix.targets.gateway.proxy!.eldP99Ms : null;
   checks.push({

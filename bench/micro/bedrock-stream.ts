@@ -1,10 +1,20 @@
 // Bedrock's event stream decoded back to the provider's SSE, per event: a 200-token reply framed as
 // Bedrock frames it (each event base64 in a `chunk` message, with padding), cut into network-sized
-// chunks. `node dist/bench/micro/bedrock-stream.js`; the target is 2 µs an event.
+// chunks. The target is 2 µs an event.
+//
+//   node dist/bench/micro/bedrock-stream.js [--times 3] [--no-write]
+//
+// measures it `--times` times in one process (each a whole harness measurement: warm-up, 7 runs, the
+// median) and writes the `bedrock-stream` section of bench/RESULTS.md: each time's median wall and
+// CPU time per event, and the median of those. On a shared machine the CPU time is the one to read
+// (the wall time also counts waiting for a core).
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { BedrockStreamDecoder } from '../../src/providers/bedrock/event-stream-decoder.js';
 import type { MicroCase } from './harness.js';
-import { formatResults, isMain, measure } from './harness.js';
+import { parseArgs } from 'node:util';
+import { RESULTS_FILE, writeSection } from '../results-file.js';
+import type { MicroResult } from './harness.js';
+import { isMain, measure } from './harness.js';
 import { providerStream } from './stream-fixture.js';
 
 const codec = new EventStreamCodec(
@@ -49,4 +59,35 @@ export function bedrockStreamCases(): MicroCase[] {
   ];
 }
 
-if (isMain(import.meta.url)) console.log(formatResults('Bedrock event stream → SSE, per event', bedrockStreamCases().map((c) => measure(c))));
+/** The target: at most this many microseconds per event. */
+export const BEDROCK_EVENT_GOAL_US = 2;
+
+const us = (ns: number) => (ns / 1000).toFixed(3);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
+export function bedrockStreamSection(results: readonly MicroResult[], when: Date): string {
+  const cpu = median(results.map((r) => r.cpuNsPerOp));
+  const wall = median(results.map((r) => r.nsPerOp));
+  return [
+    '## Bedrock event stream → the provider\'s SSE, per event (`bench/micro/bedrock-stream.ts`)',
+    '',
+    `${when.toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}. A 200-token reply framed as Bedrock frames it, in 1400-byte chunks; ` +
+      `${results.length} measurements in one process, each the median of its runs. Goal: at most ${BEDROCK_EVENT_GOAL_US} µs per event (CPU time: the machine is shared, and the wall time counts waiting for a core too).`,
+    '',
+    '| measurement | CPU time per event | wall time per event |',
+    '|---|---:|---:|',
+    ...results.map((r, i) => `| ${i + 1} | ${us(r.cpuNsPerOp)} µs | ${us(r.nsPerOp)} µs |`),
+    `| median | ${us(cpu)} µs | ${us(wall)} µs |`,
+    '',
+    `Goal ≤ ${BEDROCK_EVENT_GOAL_US} µs per event: ${cpu <= BEDROCK_EVENT_GOAL_US * 1000 ? 'met' : '**missed**'} (CPU time median).`,
+  ].join('\n');
+}
+
+if (isMain(import.meta.url)) {
+  const { values } = parseArgs({ options: { times: { type: 'string', default: '3' }, 'no-write': { type: 'boolean', default: false } } });
+  const [decoder] = bedrockStreamCases();
+  const results = Array.from({ length: Number(values.times) }, () => measure(decoder!));
+  const body = bedrockStreamSection(results, new Date());
+  if (!values['no-write']) writeSection(RESULTS_FILE, 'bedrock-stream', body);
+  console.log(body);
+}

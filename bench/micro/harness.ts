@@ -16,6 +16,11 @@ export interface MicroResult {
   name: string;
   /** Median over runs, nanoseconds per operation. */
   nsPerOp: number;
+  /**
+   * Median over runs of the process's CPU time per operation (process.cpuUsage), in nanoseconds: on a
+   * shared machine the wall time also counts the moments the process waited for a core.
+   */
+  cpuNsPerOp: number;
   minNs: number;
   maxNs: number;
   runs: number;
@@ -37,12 +42,15 @@ export function measure(c: MicroCase, opts: MicroOptions = {}): MicroResult {
   for (; performance.now() < warmEnd; calls++) sink = c.fn();
   const callsPerRun = plan.callsPerRun(calls);
   const perOp: number[] = [];
+  const cpuPerOp: number[] = [];
   for (let r = 0; r < plan.runs; r++) {
+    const cpu = process.cpuUsage();
     const start = process.hrtime.bigint();
     for (let i = 0; i < callsPerRun; i++) sink = c.fn();
     perOp.push(plan.perOp(start, callsPerRun));
+    cpuPerOp.push(plan.cpuPerOp(cpu, callsPerRun));
   }
-  return resultOf(c.name, perOp, callsPerRun);
+  return resultOf(c.name, perOp, cpuPerOp, callsPerRun);
 }
 
 /** The async variant, for cases that go through streams or promises. */
@@ -53,12 +61,15 @@ export async function measureAsync(c: { name: string; fn: () => Promise<unknown>
   for (; performance.now() < warmEnd; calls++) sink = await c.fn();
   const callsPerRun = plan.callsPerRun(calls);
   const perOp: number[] = [];
+  const cpuPerOp: number[] = [];
   for (let r = 0; r < plan.runs; r++) {
+    const cpu = process.cpuUsage();
     const start = process.hrtime.bigint();
     for (let i = 0; i < callsPerRun; i++) sink = await c.fn();
     perOp.push(plan.perOp(start, callsPerRun));
+    cpuPerOp.push(plan.cpuPerOp(cpu, callsPerRun));
   }
-  return resultOf(c.name, perOp, callsPerRun);
+  return resultOf(c.name, perOp, cpuPerOp, callsPerRun);
 }
 
 function planOf(opts: MicroOptions, opsPerCall = 1) {
@@ -70,12 +81,17 @@ function planOf(opts: MicroOptions, opsPerCall = 1) {
     /** Calls per run so that one run lasts about runMs, from the warm-up's pace. */
     callsPerRun: (warmupCalls: number) => Math.max(1, Math.round((warmupCalls / warmupMs) * runMs)),
     perOp: (start: bigint, calls: number) => Number(process.hrtime.bigint() - start) / (calls * opsPerCall),
+    cpuPerOp: (start: NodeJS.CpuUsage, calls: number) => {
+      const used = process.cpuUsage(start);
+      return ((used.user + used.system) * 1000) / (calls * opsPerCall);
+    },
   };
 }
 
-function resultOf(name: string, perOp: number[], callsPerRun: number): MicroResult {
+function resultOf(name: string, perOp: number[], cpuPerOp: number[], callsPerRun: number): MicroResult {
   perOp.sort((a, b) => a - b);
-  return { name, nsPerOp: perOp[perOp.length >> 1]!, minNs: perOp[0]!, maxNs: perOp[perOp.length - 1]!, runs: perOp.length, callsPerRun };
+  cpuPerOp.sort((a, b) => a - b);
+  return { name, nsPerOp: perOp[perOp.length >> 1]!, cpuNsPerOp: cpuPerOp[cpuPerOp.length >> 1]!, minNs: perOp[0]!, maxNs: perOp[perOp.length - 1]!, runs: perOp.length, callsPerRun };
 }
 
 export function formatResults(title: string, results: readonly MicroResult[]): string {

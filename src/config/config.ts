@@ -59,6 +59,8 @@ export interface GatewayConfig {
   usageFlushMs: number;
   /** Usage the database cannot take for now, kept in a file under dataDir (docs/postgres.md). */
   usageSpill: UsageSpillSettings;
+  /** Days the admin trail is kept; older rows are deleted at start and hourly. */
+  auditRetentionDays: number;
   upstreamConnections: number;
   /** Worker threads for large chat bodies (0 = translate inline), and the size from which they are used. */
   translatePool: { threads: number; minBytes: number };
@@ -187,6 +189,7 @@ export function loadConfig(processEnv: Env = process.env): GatewayConfig {
       afterMs: integer(env, 'GATEWAY_USAGE_SPILL_AFTER_MS', 30_000, 0),
       maxRows: integer(env, 'GATEWAY_USAGE_SPILL_MAX_ROWS', 1_000_000, 0),
     },
+    auditRetentionDays: integer(env, 'GATEWAY_AUDIT_RETENTION_DAYS', 365, 1),
     // One connection per open stream (a stream holds its connection for minutes): the pool must reach
     // the in-flight limit or streams beyond it queue inside the gateway. Connections open lazily.
     upstreamConnections: integer(env, 'GATEWAY_UPSTREAM_CONNECTIONS', 4096, 1),

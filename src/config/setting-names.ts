@@ -1,7 +1,8 @@
 // Every environment variable the gateway reads as a setting. The loader (config.ts) reads the
 // environment only through `knownSettingsOnly`, so reading a name missing here fails at once, and the
-// deployment files (deploy/) are checked against this list (test/unit/deploy), so they cannot set a
-// variable the gateway would silently ignore.
+// deployment files (deploy/) are checked against these lists (test/unit/deploy), so they cannot set a
+// variable the gateway would silently ignore. Beside the loader's settings, PROVIDER_SETTING_NAMES
+// lists the cloud credentials the models file's provider types read by their standard names.
 
 export const SETTING_NAMES = [
   'PORT',
@@ -24,6 +25,7 @@ export const SETTING_NAMES = [
   'GATEWAY_USAGE_FLUSH_MS',
   'GATEWAY_USAGE_SPILL_AFTER_MS',
   'GATEWAY_USAGE_SPILL_MAX_ROWS',
+  'GATEWAY_AUDIT_RETENTION_DAYS',
   'GATEWAY_UPSTREAM_CONNECTIONS',
   'GATEWAY_TRANSLATE_THREADS',
   'GATEWAY_TRANSLATE_MIN_BYTES',
@@ -78,6 +80,27 @@ export const SETTING_NAMES = [
 ] as const;
 
 export type SettingName = (typeof SETTING_NAMES)[number];
+
+/**
+ * The variables a `bedrock` or `vertex` entry of the models file reads by the names AWS's and Google's
+ * own tools use, when the entry names no variables of its own (src/providers/bedrock/bedrock-type.ts,
+ * vertex/vertex-type.ts). The loader does not read them: only a provider configured to. A variable
+ * an entry names itself (`apiKeyEnv`, `accessKeyIdEnv`, …) is the operator's to choose, in no list.
+ */
+export const PROVIDER_SETTING_NAMES = [
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  /** A Bedrock API key, sent as a bearer token. */
+  'AWS_BEARER_TOKEN_BEDROCK',
+  /** The path of a service-account key file. */
+  'GOOGLE_APPLICATION_CREDENTIALS',
+] as const;
+
+export type ProviderSettingName = (typeof PROVIDER_SETTING_NAMES)[number];
+
+/** Every variable the gateway reads by a name of its own: what a deployment file may set. */
+export const ALL_SETTING_NAMES: readonly string[] = [...SETTING_NAMES, ...PROVIDER_SETTING_NAMES];
 
 type Env = Record<string, string | undefined>;
 

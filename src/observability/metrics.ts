@@ -299,7 +299,7 @@ function createEventCounters(registry: Registry, surfaceOf: (s: string) => strin
   const spansDropped = counter(METRIC_NAMES.traceSpansDropped, 'Trace spans never exported, by reason: the export queue was full, or the collector did not take the batch.', ['reason']);
   const spansDroppedBy = childrenOf(SPAN_DROP_REASONS, (r) => spansDropped.child(r));
   const routeAttempts = counter(METRIC_NAMES.routeAttempts, 'Attempts on each upstream route, by how they ended (ok, client_error, rate_limited, auth_failed, upstream_error, or a failure kind).', ['route', 'provider', 'outcome']);
-  const routeCooling = new CollectedGaugeFamily(METRIC_NAMES.routeCooling, 'Upstream routes left out until their provider is ready again: 1 while cooling down, by reason (throttled: a 429 or throttling answer; no_headroom: a rate limit reported at 0).', ['route', 'provider', 'reason']).registerIn(registry);
+  const routeCooling = new CollectedGaugeFamily(METRIC_NAMES.routeCooling, 'Upstream routes left out until their provider is ready again: 1 while cooling down, by reason (throttled: a 429 or throttling answer, or a stream broken off by one or by an overload; no_headroom: a rate limit reported at 0).', ['route', 'provider', 'reason']).registerIn(registry);
   const routeHeadroom = new CollectedGaugeFamily(METRIC_NAMES.routeHeadroom, "What each route's provider last reported left of its rate limits, by kind (requests, tokens, input-tokens, output-tokens).", ['route', 'provider', 'kind'], 'min').registerIn(registry);
 
   for (const kind of UPSTREAM_ERROR_KINDS) upstreamErrors.child(kind);

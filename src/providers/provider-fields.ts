@@ -2,6 +2,7 @@
 // wrong one refused with one line that names the file, the entry and the field. Secrets are never in
 // the file: a field such as `apiKeyEnv` names the environment variable that holds one.
 import { ConfigError } from '../config/config-error.js';
+import type { ProviderSettingName } from '../config/setting-names.js';
 
 /** Looks up an environment variable named by the models file (config/ reads the environment). */
 export type EnvLookup = (name: string) => string | undefined;
@@ -14,8 +15,8 @@ export class ProviderFields {
     private readonly env: EnvLookup,
   ) {}
 
-  /** A variable of the environment a type reads by a name of its own (GOOGLE_APPLICATION_CREDENTIALS, say). */
-  environment(name: string): string | undefined {
+  /** A variable of the environment a type reads by its standard name (GOOGLE_APPLICATION_CREDENTIALS, say): one of the listed settings. */
+  environment(name: ProviderSettingName): string | undefined {
     return this.env(name);
   }
 
@@ -51,10 +52,10 @@ export class ProviderFields {
   }
 
   /**
-   * The secret in the environment variable that `field` names (or `fallbackName` when the entry names
-   * none); null when neither is given and `required` is false.
+   * The secret in the environment variable that `field` names (or `fallbackName`, a listed setting,
+   * when the entry names none); null when neither is given and `required` is false.
    */
-  secret(field: string, options: { fallbackName?: string; required: boolean }): string | null {
+  secret(field: string, options: { fallbackName?: ProviderSettingName; required: boolean }): string | null {
     const named = this.optionalString(field);
     const name = named ?? options.fallbackName ?? null;
     if (name === null) {

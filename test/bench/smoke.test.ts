@@ -34,6 +34,7 @@ t.test('the bench runs every scenario and phase against the three targets and wr
   for (const s of results.streams) t.equal(s.gatewayHeld, 20, `${s.scenario}: the gateway held every stream`);
   t.ok(results.memory !== null && results.memory.requests >= 200, 'the memory phase sent its requests');
   t.ok(results.micro.some((m) => m.name.includes('per upstream event')), 'the re-framing micro-benchmark ran');
+  t.ok(results.micro.some((m) => m.name.startsWith('BedrockStreamDecoder') && m.cpuNsPerOp > 0), 'and the Bedrock decoder\'s, with its CPU time');
   t.match(run.stdout, /\| messages \|/, 'the markdown table is printed');
   t.match(run.stdout, /\| target \| goal \| measured \|/);
   const section = readFileSync(markdownFile, 'utf8');

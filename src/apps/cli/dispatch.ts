@@ -33,6 +33,10 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     const [{ runUsage }, { databaseUrlOf }] = await Promise.all([import('./usage.js'), import('../../config/config.js')]);
     return (argv, { io, env }) => runUsage(argv, { databaseUrl: databaseUrlOf(env) }, io);
   },
+  audit: async () => {
+    const [{ runAudit }, { databaseUrlOf }] = await Promise.all([import('./audit.js'), import('../../config/config.js')]);
+    return (argv, { io, env }) => runAudit(argv, { databaseUrl: databaseUrlOf(env) }, io);
+  },
   migrate: async () => {
     const [{ runMigrate }, { databaseUrlOf }] = await Promise.all([import('./migrate.js'), import('../../config/config.js')]);
     return (argv, { io, env }) => runMigrate(argv, { databaseUrl: databaseUrlOf(env) }, io);

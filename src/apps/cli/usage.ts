@@ -1,4 +1,4 @@
-// `model-gateway usage`: requests, tokens and cost per day, customer and model, read from the usage records.
+// `model-gateway usage`: requests, tokens and cost per day, customer, model and provider, read from the usage records.
 import { withStores } from '../../stores/open-stores.js';
 import { isDay, type UsageQuery, type UsageRow, type UsageTotals } from '../../metering/usage-store.js';
 import { ArgError, parseCommandArgs, processIo, runCommand, type CliIo } from '../args.js';
@@ -60,6 +60,8 @@ function formatOf(flag: string | undefined, jsonFlag: boolean): Format {
   return flag as Format;
 }
 
+const NO_PROVIDER = '-';
+
 function counts(u: UsageTotals): number[] {
   return [u.requests, u.errors, u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens];
 }
@@ -71,10 +73,12 @@ function usageTable(rows: UsageRow[], totals: UsageTotals): string {
   const width = Math.max(...costs.map((c) => c.length));
   const cost = (i: number) => costs[i].padStart(width);
   return formatTable(
-    ['DAY', 'CUSTOMER', 'MODEL', 'REQUESTS', 'ERRORS', 'INPUT', 'OUTPUT', 'CACHE READ', 'CACHE WRITE', 'COST (USD)'],
+    ['DAY', 'CUSTOMER', 'MODEL', 'PROVIDER', 'REQUESTS', 'ERRORS', 'INPUT', 'OUTPUT', 'CACHE READ', 'CACHE WRITE', 'COST (USD)'],
     [
-      ...rows.map((r, i) => [r.day, r.customerName ?? '(no key)', r.model, ...counts(r), cost(i)]),
-      ['TOTAL', '', '', ...counts(totals), cost(rows.length)],
+      // The rows are grouped by provider too: without the column two providers' rows of a model would look alike.
+      // '-': no provider served the request (refused before any upstream call), or a row from before providers were recorded.
+      ...rows.map((r, i) => [r.day, r.customerName ?? '(no key)', r.model, r.provider ?? NO_PROVIDER, ...counts(r), cost(i)]),
+      ['TOTAL', '', '', '', ...counts(totals), cost(rows.length)],
     ],
   );
 }

@@ -92,6 +92,11 @@ export interface StreamTranslation {
   readonly complete: boolean;
   readonly firstTokenSeen: boolean;
   readonly usage: TokenUsage | null;
+  /**
+   * The provider's own error type when its stream carried an `error` event (`rate_limit_error`,
+   * `overloaded_error`, …), else null: the route that sent it may need to cool down.
+   */
+  readonly providerError: string | null;
   /** The answer's id, model and finish reason, as far as the stream has told them. */
   readonly answer: AnswerFacts;
   readonly warnings: readonly TranslationWarning[];

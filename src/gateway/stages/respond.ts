@@ -2,7 +2,8 @@
 // dialect, the dialect of the provider that answered; src/dialects/translators/): a stream is relayed
 // chunk by chunk as the provider sends it (through the provider's decoder when its streams have a
 // framing of their own), anything else is read whole and answered at once. Usage and translation
-// warnings go to the context for metering.
+// warnings go to the context for metering. A stream that breaks off with the provider's throttle or
+// overload error cools its route down (the router's streamBroke).
 import { parsedBody, type RequestContext } from '../context.js';
 import { cancelledUsage, RelayedOutput } from '../../metering/relayed-output.js';
 import { inputEstimate } from '../../policy/budgets/budget-rules.js';
@@ -19,7 +20,7 @@ import type { Runtime } from '../runtime.js';
 import { addWarnings } from './translate-request.js';
 
 export function respondStage(rt: Runtime, dialect: ClientDialect): Stage {
-  const { metrics, translators, wallClock } = rt;
+  const { metrics, translators, wallClock, router, logger } = rt;
   return async (ctx) => {
     const upstream = ctx.upstreamResponse;
     const served = ctx.servedRoute;
@@ -37,6 +38,10 @@ export function respondStage(rt: Runtime, dialect: ClientDialect): Stage {
       } finally {
         metrics.streamClosed(ctx.route.surface);
       }
+      // Too late to fail over; a throttle or an overload still steers the next requests elsewhere.
+      const broke = translation.providerError;
+      const coolDown = broke === null ? null : router.streamBroke(served, broke);
+      if (coolDown !== null) logger.warn({ reqId: ctx.id, route: served.name, errorType: broke, coolDownMs: coolDown.until - wallClock() }, 'a stream broke off with a throttle or overload: the route cools down');
       return;
     }
     // A JSON answer is at hand: awaiting it anyway would cost a microtask turn.

@@ -8,7 +8,7 @@ import { unhintedCoolDownMs } from './cool-down.js';
 import type { HeadroomReading } from './headroom.js';
 import type { Route } from './route.js';
 
-/** Why a route is cooling down: a 429 or throttling answer, or a rate limit reported at 0. */
+/** Why a route is cooling down: a 429 or throttling answer (or a stream broken off by a throttle or overload), or a rate limit reported at 0. */
 export type CoolDownReason = 'throttled' | 'no_headroom';
 
 export interface CoolDown {

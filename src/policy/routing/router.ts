@@ -32,6 +32,7 @@ import { isRetryableStatus, retryAfterMs } from '../resilience/retry-policy.js';
 import type { AttemptTrace, RequestTrace } from '../../observability/tracing/request-trace.js';
 import { NO_TRACE } from '../../observability/tracing/request-trace.js';
 import { traceErrorTypeOf } from '../resilience/trace-error.js';
+import { coolsAfterStreamError } from './cool-down.js';
 import { readHeadroom } from './headroom.js';
 import { orderRoutes } from './planner.js';
 import type { Route } from './route.js';
@@ -138,6 +139,21 @@ export class Router {
     } finally {
       run.settleBreakers();
     }
+  }
+
+  /**
+   * A streamed answer of `route` broke off with the provider's error event of type `errorType` after
+   * it had begun (too late to fail over): a throttle or an overload cools the route as a 429 without
+   * a hint would, on every instance when they share Redis. Returns the cool-down, or null when the
+   * error says nothing about the route's capacity.
+   */
+  streamBroke(route: Route, errorType: string): CoolDown | null {
+    if (!coolsAfterStreamError(errorType)) return null;
+    const state = this.table.byRouteName(route.name);
+    if (state === undefined) return null;
+    const coolDown = state.throttled(null, this.wallNow());
+    this.cool(state, coolDown);
+    return coolDown;
   }
 
   /** The i-th model the request may be served by: the one asked for, then its fallbacks the key may use. */

@@ -5,6 +5,7 @@
 // Signature V4 from the access key in AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN
 // (or the variables the entry names). With neither, AWS_BEARER_TOKEN_BEDROCK, the name AWS's own
 // tools read a Bedrock API key from, is the last resort.
+import type { ProviderSettingName } from '../../config/setting-names.js';
 import type { ProviderFields } from '../provider-fields.js';
 import type { ProviderType } from '../provider-type.js';
 import { createBedrockProvider } from './bedrock-provider.js';
@@ -12,7 +13,7 @@ import { bedrockEndpoint } from './invoke-path.js';
 import { BEDROCK_ANTHROPIC_VERSION } from './request-body.js';
 import type { BedrockAuth } from './signer.js';
 
-export const AWS_ENV = Object.freeze({
+export const AWS_ENV: Readonly<Record<'accessKeyId' | 'secretAccessKey' | 'sessionToken' | 'bearerToken', ProviderSettingName>> = Object.freeze({
   accessKeyId: 'AWS_ACCESS_KEY_ID',
   secretAccessKey: 'AWS_SECRET_ACCESS_KEY',
   sessionToken: 'AWS_SESSION_TOKEN',

@@ -4,6 +4,7 @@
 // names; it is read and checked at start (a file that cannot be read or is no service account's
 // key refuses the start with one line), and its token_uri is where access tokens come from.
 import { readFileSync } from 'node:fs';
+import type { ProviderSettingName } from '../../config/setting-names.js';
 import type { ProviderFields } from '../provider-fields.js';
 import type { ProviderType } from '../provider-type.js';
 import { vertexEndpoint } from './predict-path.js';
@@ -11,7 +12,7 @@ import { VERTEX_ANTHROPIC_VERSION } from './request-body.js';
 import { parseServiceAccount, ServiceAccountError, type ServiceAccount } from './service-account.js';
 import { createVertexProvider } from './vertex-provider.js';
 
-export const GOOGLE_CREDENTIALS_ENV = 'GOOGLE_APPLICATION_CREDENTIALS';
+export const GOOGLE_CREDENTIALS_ENV: ProviderSettingName = 'GOOGLE_APPLICATION_CREDENTIALS';
 
 const REGION = /^(global|[a-z]+-[a-z]+\d+)$/;
 

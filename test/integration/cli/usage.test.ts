@@ -22,8 +22,8 @@ t.test('usage groups by day, customer and model and filters by customer and day'
   const table = await cli('usage', '--customer', 'acme', '--since', '2030-03-02');
   t.equal(table.code, 0, table.stderr);
   const lines = table.stdout.trimEnd().split('\n');
-  t.match(lines[0], /^DAY\s+CUSTOMER\s+MODEL\s+REQUESTS\s+ERRORS\s+INPUT\s+OUTPUT\s+CACHE READ\s+CACHE WRITE\s+COST \(USD\)$/);
-  t.match(lines[1], /^2030-03-02\s+acme\s+claude-haiku-4-5-20251001\s+2\s+1\s+201\s+10\s/);
+  t.match(lines[0], /^DAY\s+CUSTOMER\s+MODEL\s+PROVIDER\s+REQUESTS\s+ERRORS\s+INPUT\s+OUTPUT\s+CACHE READ\s+CACHE WRITE\s+COST \(USD\)$/);
+  t.match(lines[1], /^2030-03-02\s+acme\s+claude-haiku-4-5-20251001\s+anthropic\s+2\s+1\s+201\s+10\s/);
   t.match(lines[2], /^TOTAL\s+2\s+1\s+201\s+10\s/);
   t.equal(lines.length, 3);
 
@@ -57,9 +57,14 @@ t.test('usage shows what each customer spent: exact cost in the table, --json an
   const table = await cli('usage', '--customer', 'acme');
   t.equal(table.code, 0, table.stderr);
   const lines = table.stdout.trimEnd().split('\n');
-  t.match(lines[1], /^2030-03-02\s+acme\s+claude-haiku-4-5-20251001\s+2\s+0\s+20\s+40\s+6\s+8\s+0\.30$/);
-  t.match(lines[2], /^2030-03-01\s+acme\s+claude-opus-4-7\s+.*\s0\.000000001$/);
+  t.match(lines[1], /^2030-03-02\s+acme\s+claude-haiku-4-5-20251001\s+anthropic\s+2\s+0\s+20\s+40\s+6\s+8\s+0\.30$/);
+  t.match(lines[2], /^2030-03-01\s+acme\s+claude-opus-4-7\s+anthropic\s+.*\s0\.000000001$/);
   t.match(lines[3], /^TOTAL\s.*\s0\.300000001$/);
+  // Every customer: a provider of its own for one row, none for a request no provider served.
+  const everyone = (await cli('usage', '--since', '2030-03-01', '--until', '2030-03-01')).stdout.trimEnd().split('\n');
+  t.match(everyone[0], /^DAY\s+CUSTOMER\s+MODEL\s+PROVIDER\s+REQUESTS/);
+  t.ok(everyone.some((l) => /^2030-03-01\s+Smith, "Jones" & Co\s+claude-haiku-4-5-20251001\s+anthropic-eu\s+1\s+0\s+10\s/.test(l)), 'the provider that served the row');
+  t.ok(everyone.some((l) => /^2030-03-01\s+\(no key\)\s+claude-haiku-4-5-20251001\s+-\s+1\s+1\s+0\s/.test(l)), '"-" when no provider served');
 
   const asJson = JSON.parse((await cli('usage', '--json')).stdout) as { rows: Array<Record<string, unknown>>; totals: Record<string, unknown> };
   t.equal(asJson.totals.costUsd, '6.550000001');

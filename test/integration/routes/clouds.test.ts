@@ -1,7 +1,7 @@
 // Bedrock and Vertex routes end to end: a real gateway whose models file sends one model to Bedrock
 // and one to Vertex AI (both played by the simulator, Signature V4 and the JWT-bearer grant checked),
 // on the messages, chat and Responses surfaces, streamed and not; a throttling exception in the middle
-// of a Bedrock stream; Vertex access tokens that expire during a run; and a failover from an anthropic
+// of a Bedrock stream (and an overload in an anthropic one) cooling the route down; Vertex access tokens that expire during a run; and a failover from an anthropic
 // account answering 529 to a Bedrock route, translated for that route on both surfaces.
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
@@ -105,10 +105,17 @@ t.test('a messages request on a cloud route keeps the client\'s fields and betas
   t.same(sent, { max_tokens: 32, system: 'Be brief.', metadata: { user_id: 'u-1' }, messages: [{ role: 'user', content: 'hi there' }], anthropic_version: 'bedrock-2023-05-31', anthropic_beta: ['context-1m-2025-08-07'] });
 });
 
-t.test('a throttling exception in the middle of a Bedrock stream ends it with a rate-limit error on each surface', async (t) => {
+/** A route's state as /readyz lists it. */
+async function routeState(h: Harness, name: string): Promise<string | undefined> {
+  const ready = (await call(`${h.url}/readyz`)).json();
+  return ready.routes.find((r: { name: string }) => r.name === name)?.state;
+}
+
+t.test('a throttling exception in the middle of a Bedrock stream ends it with a rate-limit error on each surface and cools the route', async (t) => {
   const clouds = await startClouds(t, { models: MODELS });
-  const { h, key } = await gateway(t, clouds);
   for (const surface of ['messages', 'chat', 'responses'] as const) {
+    // A gateway of its own per surface: the route it cools would refuse the next surface's request.
+    const { h, key } = await gateway(t, clouds);
     clouds.sim.injectFault({ kind: 'error-event', afterEvents: 3, errorType: 'rate_limit_error', message: 'Too many requests, please wait.' }, 1, 'bedrock-us');
     const r = await ask(h, key, surface, ON_BEDROCK, true);
     t.equal(r.status, 200, `${surface}: the stream had started`);
@@ -116,10 +123,47 @@ t.test('a throttling exception in the middle of a Bedrock stream ends it with a 
     t.match(r.text, 'Too many requests, please wait.', `${surface}: Bedrock's message reaches the client`);
     if (surface === 'messages') t.match(r.text, /event: error\ndata: \{"type":"error","error":\{"type":"rate_limit_error"/);
     else t.match(r.text, /rate_limit/, `${surface}: a rate-limit error in the surface's shape`);
+    t.equal(await routeState(h, `${ON_BEDROCK}@bedrock-us`), 'throttled', `${surface}: the route cools down as after a 429`);
+    const calls = clouds.received(BEDROCK_PATH).length;
+    const next = await ask(h, key, surface, ON_BEDROCK, false);
+    t.equal(next.status, 429, `${surface}: the next request is refused while the only route cools down`);
+    t.ok(Number(next.headers['retry-after']) > 0, `${surface}: with the cool-down's retry-after`);
+    t.equal(clouds.received(BEDROCK_PATH).length, calls, `${surface}: without a call to Bedrock`);
+    t.match(h.logText(), /a stream broke off with a throttle or overload: the route cools down/, `${surface}: the cool-down is logged`);
+    const metrics = (await call(`${h.url}/metrics`)).text;
+    t.notMatch(metrics, /AKIACLOUDTEST|cloud\/test\/secret/, 'no AWS credential in the metrics');
+    t.notMatch(h.logText(), /cloud\/test\/secret/, 'nor in the log');
   }
-  const metrics = (await call(`${h.url}/metrics`)).text;
-  t.notMatch(metrics, /AKIACLOUDTEST|cloud\/test\/secret/, 'no AWS credential in the metrics');
-  t.notMatch(h.logText(), /cloud\/test\/secret/, 'nor in the log');
+});
+
+t.test('an overload error in the middle of an anthropic stream sends the next requests to the other route', async (t) => {
+  const clouds = await startClouds(t, { models: MODELS });
+  const { h, key } = await gateway(t, clouds);
+  const bedrockPath = `/model/${encodeURIComponent(FAILOVER_ID)}/`;
+  clouds.sim.injectFault({ kind: 'error-event', afterEvents: 3, errorType: 'overloaded_error', message: 'Overloaded' }, 1, 'anth');
+  const broken = await ask(h, key, 'messages', FAILS_OVER, true);
+  t.equal(broken.status, 200);
+  t.match(broken.text, /event: error\ndata: \{"type":"error","error":\{"type":"overloaded_error"/, 'the stream ends with the provider\'s error');
+  t.equal(clouds.received(bedrockPath).length, 0, 'the stream was the anthropic account\'s');
+  t.equal(await routeState(h, `${FAILS_OVER}@anth`), 'throttled', 'the anthropic route cools down');
+  const anthropicCalls = clouds.received('/v1/messages').length;
+  for (const surface of ['messages', 'chat'] as const) {
+    const r = await ask(h, key, surface, FAILS_OVER, true);
+    t.equal(r.status, 200, `${surface}: served`);
+    t.ok(completed(surface, r), `${surface}: complete`);
+  }
+  t.equal(clouds.received('/v1/messages').length, anthropicCalls, 'no call to the cooling anthropic account');
+  t.equal(clouds.received(bedrockPath).length, 2, 'the Bedrock route served both');
+});
+
+t.test('an error in the middle of a stream that says nothing of capacity does not cool the route', async (t) => {
+  const clouds = await startClouds(t, { models: MODELS });
+  const { h, key } = await gateway(t, clouds);
+  clouds.sim.injectFault({ kind: 'error-event', afterEvents: 3, errorType: 'api_error', message: 'Internal error' }, 1, 'bedrock-us');
+  const broken = await ask(h, key, 'messages', ON_BEDROCK, true);
+  t.match(broken.text, /"type":"api_error"/);
+  t.equal(await routeState(h, `${ON_BEDROCK}@bedrock-us`), 'ready');
+  t.equal((await ask(h, key, 'messages', ON_BEDROCK, false)).status, 200, 'the next request goes to the route');
 });
 
 t.test('Bedrock errors before the stream: throttling fails over to nothing and comes back as the provider\'s 429', async (t) => {
@@ -130,8 +174,7 @@ t.test('Bedrock errors before the stream: throttling fails over to nothing and c
   t.equal(messages.status, 429);
   t.equal(messages.json().error.type, 'rate_limit_error');
   t.ok(Number(messages.headers['retry-after']) > 0, 'with a retry-after: the route cools down');
-  const ready = (await call(`${h.url}/readyz`)).json();
-  t.match(ready.routes.find((r: { name: string }) => r.name === `${ON_BEDROCK}@bedrock-us`), { state: 'throttled' });
+  t.equal(await routeState(h, `${ON_BEDROCK}@bedrock-us`), 'throttled');
   clouds.sim.injectFault({ kind: 'status', status: 503 }, 1, 'bedrock-us');
   const chat = await ask(h, key, 'chat', ON_BEDROCK, false);
   t.equal(chat.status, 429, 'the route still cools down: refused without a call');
@@ -188,4 +231,26 @@ t.test('count_tokens on a Vertex route goes to its count-tokens model', async (t
   t.equal(r.status, 200);
   t.match(r.json(), { input_tokens: Number });
   t.equal(clouds.received('/v1/projects/proj-clouds/locations/europe-west1/publishers/anthropic/models/count-tokens:rawPredict').length, 1);
+});
+
+t.test('count_tokens on a Bedrock route goes to its CountTokens API and counts as an anthropic route does', async (t) => {
+  const clouds = await startClouds(t, { models: MODELS });
+  const { h, key } = await gateway(t, clouds);
+  const messages = [{ role: 'user', content: 'hi there, count me' }];
+  const count = (model: string) => call(`${h.url}/gateway/v1/messages/count_tokens`, { body: JSON.stringify({ model, system: 'Be brief.', messages }), headers: bearer(key) });
+  const onBedrock = await count(ON_BEDROCK);
+  t.equal(onBedrock.status, 200);
+  t.same(Object.keys(onBedrock.json()), ['input_tokens'], 'the provider\'s count_tokens answer');
+  const sent = clouds.received(`/model/${encodeURIComponent(BEDROCK_ID)}/count-tokens`);
+  t.equal(sent.length, 1, 'one call to Bedrock\'s CountTokens');
+  const inner = JSON.parse(Buffer.from(JSON.parse(sent[0]!.body.toString('utf8')).input.invokeModel.body, 'base64').toString('utf8'));
+  t.same(inner, { system: 'Be brief.', messages, anthropic_version: 'bedrock-2023-05-31', max_tokens: 1 }, 'the InvokeModel body it would count, with the max_tokens InvokeModel needs');
+  // The same request on the anthropic route of another model counts the same tokens.
+  const onAnthropic = await count(FAILS_OVER);
+  t.equal(onAnthropic.status, 200);
+  t.equal(clouds.received('/v1/messages/count_tokens').length, 1);
+  t.equal(onBedrock.json().input_tokens, onAnthropic.json().input_tokens, 'the same count on both routes');
+  const refused = await call(`${h.url}/gateway/v1/messages/count_tokens`, { body: JSON.stringify({ model: ON_BEDROCK, messages: [] }), headers: bearer(key) });
+  t.equal(refused.status, 400, 'a request the model refuses');
+  t.equal(refused.json().error.type, 'invalid_request_error', 'comes back as the provider\'s error');
 });

@@ -1,10 +1,12 @@
 // The simulator's Bedrock runtime over real HTTP, called as the gateway's bedrock building blocks
 // will call it (the signer, the event-stream decoder): Signature V4 checked, Bedrock's body rules,
-// its errors, faults and throttling, and a stream that decodes to what the provider's API streams.
+// its errors, faults and throttling, a stream that decodes to what the provider's API streams, and
+// CountTokens.
 import type { IncomingHttpHeaders } from 'node:http';
 import t from 'tap';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { startSimulator, type Simulator } from '../../../src/apps/simulator/index.js';
+import { bedrockCountTokensPath } from '../../../src/providers/bedrock/count-tokens.js';
 import { bedrockInvokePath } from '../../../src/providers/bedrock/invoke-path.js';
 import { BedrockStreamDecoder, EventStreamError } from '../../../src/providers/bedrock/event-stream-decoder.js';
 import { BedrockSigner, type AwsCredentials } from '../../../src/providers/bedrock/signer.js';
@@ -53,7 +55,7 @@ async function invoke(body: unknown, options: { model?: string; streamed?: boole
 
 function decode(body: Buffer): { sse: string; decoder: BedrockStreamDecoder } {
   const decoder = new BedrockStreamDecoder();
-  const sse = decoder.push(body);
+  const sse = decoder.push(body).toString();
   decoder.end();
   return { sse, decoder };
 }
@@ -174,6 +176,34 @@ t.test('each Bedrock account its own limits (ThrottlingException) and prompt cac
 });
 
 // Last: the simulator's clock stays 16 minutes ahead of the signers' from here on.
+t.test('CountTokens: an InvokeModel body in base64, counted as the provider counts it', async (t) => {
+  const path = bedrockCountTokensPath(MODEL);
+  const signed = async (payload: unknown): Promise<Answer> => {
+    const bytes = Buffer.from(JSON.stringify(payload));
+    const signer = new BedrockSigner({ kind: 'sigv4', region: 'us-east-1', credentials: KEYS });
+    return send(path, await signer.headersFor({ method: 'POST', url: new URL(path, sim.url), headers: { 'content-type': 'application/json' }, body: bytes }), bytes);
+  };
+  const wrap = (body: unknown) => ({ input: { invokeModel: { body: Buffer.from(JSON.stringify(body)).toString('base64') } } });
+  const a = await signed(wrap(BODY));
+  t.equal(a.status, 200);
+  t.match(a.headers['x-amzn-requestid'], /^[0-9a-f-]{36}$/);
+  const counted = JSON.parse(a.body.toString()) as { inputTokens: number };
+  t.same(Object.keys(counted), ['inputTokens'], 'Bedrock\'s answer shape');
+  // The provider's own count_tokens of the same request, on the simulator's provider API.
+  const direct = await call(sim.url, 'POST', '/v1/messages/count_tokens', JSON.stringify({ model: 'claude-sonnet-4-6', messages: BODY.messages }), API_HEADERS);
+  t.equal(counted.inputTokens, (JSON.parse(direct.body) as { input_tokens: number }).input_tokens, 'the same count as the provider\'s count_tokens');
+  const longer = JSON.parse((await signed(wrap({ ...BODY, system: 'A much longer system prompt than before.' }))).body.toString()) as { inputTokens: number };
+  t.ok(longer.inputTokens > counted.inputTokens, 'a longer input counts more');
+
+  t.same(errorOf(await signed({})), { status: 400, type: 'ValidationException', message: "1 validation error detected: Value null at 'input' failed to satisfy constraint: Member must not be null" });
+  t.match(errorOf(await signed({ input: { invokeModel: { body: 'not base64!' } } })), { status: 400, type: 'ValidationException', message: /Base64/ });
+  t.match(errorOf(await signed(wrap({ ...BODY, model: 'x' }))), { status: 400, type: 'ValidationException', message: /extraneous key \[model\]/ }, 'the inner body follows InvokeModel\'s rules');
+  const { max_tokens: _max, ...noMax } = BODY;
+  t.match(errorOf(await signed(wrap(noMax))), { status: 400, type: 'ValidationException', message: /max_tokens/ }, 'max_tokens required, as InvokeModel requires it');
+  const unsigned = await send(path, { 'content-type': 'application/json' }, Buffer.from(JSON.stringify(wrap(BODY))));
+  t.equal(errorOf(unsigned).type, 'MissingAuthenticationTokenException', 'signed like every call');
+});
+
 t.test('a signature dated more than 15 minutes from the simulator\'s clock is refused', async (t) => {
   sim.advanceClock(16 * 60_000);
   t.match(errorOf(await invoke(BODY)), { status: 403, type: 'InvalidSignatureException', message: /more than 15 minutes/ });

@@ -1,10 +1,11 @@
 // Every environment variable the deployment files set is one the gateway reads (SETTING_NAMES, the
-// list its configuration loader reads through), and the values they set are accepted by that loader:
-// a misspelt or retired setting in deploy/ would otherwise be ignored without a word.
+// list its configuration loader reads through, and PROVIDER_SETTING_NAMES, the cloud credentials of
+// the models file's providers), and the values they set are accepted by that loader: a misspelt or
+// retired setting in deploy/ would otherwise be ignored without a word.
 import t from 'tap';
 import { parse } from 'yaml';
 import { loadConfig } from '../../../src/config/config.js';
-import { SETTING_NAMES } from '../../../src/config/setting-names.js';
+import { ALL_SETTING_NAMES } from '../../../src/config/setting-names.js';
 import {
   composeEnv,
   composeFile,
@@ -20,7 +21,7 @@ import {
   type WorkloadSpec,
 } from './deploy-files.js';
 
-const KNOWN = new Set<string>(SETTING_NAMES);
+const KNOWN = new Set<string>(ALL_SETTING_NAMES);
 
 function unknownOf(names: Iterable<string>): string[] {
   return [...names].filter((n) => !KNOWN.has(n));

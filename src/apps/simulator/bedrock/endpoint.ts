@@ -1,5 +1,6 @@
 // Bedrock's runtime for Anthropic's models: POST /model/{modelId}/invoke answers with the Messages
-// JSON, /invoke-with-response-stream with an event stream. The caller is authenticated first
+// JSON, /invoke-with-response-stream with an event stream, /count-tokens with the input's token count
+// (count-tokens.ts). The caller is authenticated first
 // (authenticate.ts), then the body is checked as Bedrock checks it: the Messages body without
 // `model` and `stream`, with `anthropic_version: "bedrock-2023-05-31"` and optionally
 // `anthropic_beta` (a list of beta names); the model answers as the provider's does (http/api.ts).
@@ -10,13 +11,14 @@ import { isRecord } from '../../../lib/is-record.js';
 import { serveMessages } from '../http/api.js';
 import { decodedSegment, type Incoming, type SimContext } from '../http/context.js';
 import { isLateFault } from '../http/faults.js';
-import { strikeEarly } from '../http/write-reply.js';
+import { strikeEarly, writeJson } from '../http/write-reply.js';
 import { DATED_VERSION } from '../http/anthropic.js';
 import { checkSignature, claimOf } from './authenticate.js';
+import { countInvokeTokens, invokeBodyOf } from './count-tokens.js';
 import { BedrockFront, sendBedrockError } from './front.js';
 import { modelOfBedrockId } from './model-ids.js';
 
-const INVOKE_PATH = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/;
+const INVOKE_PATH = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|count-tokens)$/;
 export const BEDROCK_VERSION = 'bedrock-2023-05-31';
 
 function malformed(detail: string): string {
@@ -63,6 +65,17 @@ export async function handleBedrock(call: Incoming, sim: SimContext): Promise<vo
   }
   const model = sim.models.find(modelOfBedrockId(decodedSegment(route[1]!)) ?? '');
   if (model === undefined) return sendBedrockError(res, requestId, 'ValidationException', 'The provided model identifier is invalid.');
+  const lateFault = fault !== null && isLateFault(fault) ? fault : null;
+  if (route[2] === 'count-tokens') {
+    const invokeBody = invokeBodyOf(call.body);
+    if (typeof invokeBody === 'string') return sendBedrockError(res, requestId, 'ValidationException', invokeBody);
+    const counted = checkBody(invokeBody, model.id, false);
+    if (!counted.ok) return sendBedrockError(res, requestId, 'ValidationException', counted.message);
+    const count = countInvokeTokens(counted.request, sim.models, counted.beta);
+    if ('status' in count) return front.sendError(res, count);
+    const ctx = { res, scope: call.scope, front, facts: null, tokensPerSecond: sim.options.tokensPerSecond, fault: lateFault };
+    return writeJson(ctx, JSON.stringify(count), 0);
+  }
   const checked = checkBody(call.body, model.id, route[2] === 'invoke-with-response-stream');
   if (!checked.ok) return sendBedrockError(res, requestId, 'ValidationException', checked.message);
   await serveMessages({
@@ -73,7 +86,7 @@ export async function handleBedrock(call: Incoming, sim: SimContext): Promise<vo
     clock: sim.clock,
     options: sim.options,
     models: sim.models,
-    fault: fault !== null && isLateFault(fault) ? fault : null,
+    fault: lateFault,
     request: checked.request,
     beta: checked.beta,
   });

@@ -215,6 +215,7 @@ export class ChatStreamTranslator extends StreamProgress implements EventTransla
 
   private onError(ev: Json): Frame[] {
     const e = streamErrorOf(ev);
+    this.providerError = e.type;
     // After the stream began, the error keeps the provider's own type (docs/wire.md); the code is the chat one.
     return this.fail(e.type, e.code, e.message);
   }

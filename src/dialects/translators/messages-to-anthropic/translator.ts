@@ -93,6 +93,10 @@ class PassThroughStream implements StreamTranslation {
     return this.observer.usage;
   }
 
+  get providerError(): string | null {
+    return this.observer.errorEvent?.type ?? null;
+  }
+
   get answer(): AnswerFacts {
     return this.observer.answer;
   }

@@ -40,6 +40,8 @@ export abstract class StreamProgress {
   protected sawToken = false;
   /** The provider's answer id, model and stop reason (for the request's trace span). */
   readonly answer: AnswerFacts = emptyAnswerFacts();
+  /** The provider's error type, once its stream carried an `error` event. */
+  providerError: string | null = null;
 
   get usage(): TokenUsage {
     return this.tokenUsage;
@@ -65,6 +67,7 @@ export interface EventTranslator extends StreamMapper<SseEvent, Frame> {
   readonly usage: TokenUsage;
   readonly warnings: readonly TranslationWarning[];
   readonly answer: AnswerFacts;
+  readonly providerError: string | null;
   /** The frames that close a stream the relay saw fail (its idle timeout, a broken source). */
   failed(failure: StreamFailure): Frame[];
 }
@@ -114,5 +117,9 @@ export class ReframedStream implements StreamTranslation {
 
   get answer(): AnswerFacts {
     return this.translator.answer;
+  }
+
+  get providerError(): string | null {
+    return this.translator.providerError;
   }
 }

@@ -289,6 +289,7 @@ export class ResponsesStreamTranslator extends StreamProgress implements EventTr
 
   private onError(ev: Json): Frame[] {
     const e = streamErrorOf(ev);
+    this.providerError = e.type;
     return this.fail(e.code, e.message);
   }
 

@@ -68,4 +68,11 @@ t.test('a stream that ends before message_stop is closed with an error event; af
   whole.chunk(Buffer.from('event: message_stop\ndata: {"type":"message_stop"}\n\n'));
   t.equal(whole.close('source_failed', new Error('reset')), '', 'a complete message owes nothing');
   t.equal(whole.complete, true);
+  t.equal(whole.providerError, null);
+
+  const erring = translator.stream({ model: 'm', includeUsage: false, clientBody: null }, head, {});
+  erring.chunk(start);
+  erring.chunk(Buffer.from('event: error\ndata: {"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}\n\n'));
+  t.equal(erring.close('complete', null), '', 'the provider\'s error event already ended it');
+  t.equal(erring.providerError, 'rate_limit_error', 'its type kept for the route');
 });

@@ -281,6 +281,7 @@ t.test('failures end with an error chunk and [DONE], never a silent cut', async 
     t.equal(tr.finished, false, `${name}: not finished`);
     t.equal(tr.failure?.code, error.code, `${name}: failure recorded`);
     t.same(tr.end(), [], `${name}: end() after the error adds nothing`);
+    t.equal(tr.providerError, name.startsWith('provider error') ? 'overloaded_error' : null, `${name}: the provider's error type kept for its route`);
   }
 });
 

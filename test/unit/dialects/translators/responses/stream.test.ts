@@ -144,8 +144,11 @@ t.test('a stream that breaks, or an error event, ends with response.failed', asy
   t.equal(failed.type, 'response.failed');
   t.match(failed.response, { status: 'failed', error: { code: 'upstream_stream_interrupted', message: /ended before/ } });
   t.notOk(tr.finished);
-  const overloaded = events(translateSync([Buffer.from(head() + sse({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }))])).at(-1)!;
+  t.equal(tr.providerError, null, 'a cut is not the provider\'s error');
+  const erring = translator();
+  const overloaded = events(translateSync([Buffer.from(head() + sse({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }))], erring)).at(-1)!;
   t.match(overloaded.response.error, { code: 'server_overloaded', message: 'Overloaded' });
+  t.equal(erring.providerError, 'overloaded_error', 'the provider\'s error type kept for its route');
   const idle = translator();
   translateSync([Buffer.from(head())], idle, false);
   const frames = idle.failed({ messagesType: 'timeout_error', chatType: 'timeout_error', chatCode: 'upstream_timeout', message: 'silent' });
