@@ -11,6 +11,7 @@ import { observeStage } from '../gateway/stages/observe.js';
 import { parseJsonStage } from '../gateway/stages/parse-json.js';
 import { readBodyStage } from '../gateway/stages/read-body.js';
 import { requestIdStage } from '../gateway/stages/request-id.js';
+import { auditRoutes } from './api/audit-handlers.js';
 import { customerRoutes } from './api/customer-handlers.js';
 import { adminApiStage, API_PREFIX } from './api/dispatch.js';
 import { keyRoutes } from './api/key-handlers.js';
@@ -31,7 +32,7 @@ import { API_ANSWER_HEADERS } from './http/send.js';
 import { DASHBOARD_PREFIX, staticFilesStage } from './http/static-files.js';
 
 export interface DashboardDeps {
-  stores: Pick<Stores, 'keys' | 'usage' | 'users' | 'sessions'>;
+  stores: Pick<Stores, 'keys' | 'usage' | 'users' | 'sessions' | 'audit'>;
   adminToken: string;
   sessionTimes?: SessionTimes;
   throttle?: SignInThrottleOptions;
@@ -54,16 +55,17 @@ export interface DashboardServices {
 export function dashboardRoutes(rt: Runtime, deps: Pick<DashboardDeps, 'stores' | 'adminToken'>, services: DashboardServices): HttpRoute[] {
   // The start refuses such a token already; this keeps any other way of mounting the dashboard honest.
   if (!isStrongEnoughAdminToken(deps.adminToken)) throw new Error(`the admin token must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
-  const { keys: keyStore, usage: usageStore, users } = deps.stores;
+  const { keys: keyStore, usage: usageStore, users, audit } = deps.stores;
   const { passwords, sessions, attempts, customerDefaults } = services;
   const api = adminApiStage(
     [
-      ...sessionRoutes({ adminToken: deps.adminToken, keyStore, sessions, users, passwords, ...attempts }),
-      ...passwordRoutes({ users, sessions, passwords, ...attempts }),
-      ...customerRoutes({ keyStore, keyCache: rt.keys, customerDefaults, usageStore }),
-      ...keyRoutes({ keyStore, catalogue: rt.catalogue, keyCache: rt.keys, customerDefaults, usageStore }),
+      ...sessionRoutes({ adminToken: deps.adminToken, keyStore, sessions, users, passwords, audit, ...attempts }),
+      ...passwordRoutes({ users, sessions, passwords, audit, ...attempts }),
+      ...customerRoutes({ keyStore, keyCache: rt.keys, customerDefaults, usageStore, audit }),
+      ...keyRoutes({ keyStore, catalogue: rt.catalogue, keyCache: rt.keys, customerDefaults, usageStore, audit, maxKeysPerCustomer: rt.config.maxKeysPerCustomer }),
       ...usageRoutes(keyStore, usageStore),
-      ...userRoutes(keyStore, users, passwords),
+      ...userRoutes({ keyStore, users, passwords, audit }),
+      ...auditRoutes(keyStore, audit),
       ...modelRoutes(rt.catalogue),
       ...routeTableRoutes(rt.providers, rt.routes, rt.wallClock),
     ],

@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { parseDatabaseUrl } from './database-url.js';
+import { AddressRanges } from '../lib/net/address-ranges.js';
 import { ConfigError } from './config-error.js';
 import { knownSettingsOnly } from './setting-names.js';
 import { tracingConfig, type TracingSettings } from './tracing-config.js';
@@ -53,9 +54,13 @@ export interface GatewayConfig {
   environment: (name: string) => string | undefined;
   modelsRefreshMs: number;
   keyRefreshMs: number;
+  /** Active (not revoked) keys a customer may hold; creating one more is refused. 0: no cap. */
+  maxKeysPerCustomer: number;
   usageFlushMs: number;
   /** Usage the database cannot take for now, kept in a file under dataDir (docs/postgres.md). */
   usageSpill: UsageSpillSettings;
+  /** Days the admin trail is kept; older rows are deleted at start and hourly. */
+  auditRetentionDays: number;
   upstreamConnections: number;
   /** Worker threads for large chat bodies (0 = translate inline), and the size from which they are used. */
   translatePool: { threads: number; minBytes: number };
@@ -101,6 +106,15 @@ function percent(env: Env, name: string, fallback: number): number {
   return n;
 }
 
+/** A comma-separated list of addresses and CIDR ranges; an entry that is neither refuses the start. */
+function addressRanges(env: Env, name: string): AddressRanges {
+  try {
+    return AddressRanges.parse(env[name] ?? '');
+  } catch (err) {
+    throw new ConfigError(`${name}: ${(err as Error).message}`);
+  }
+}
+
 function text(env: Env, name: string): string | null {
   const raw = env[name];
   return raw === undefined || raw.trim() === '' ? null : raw.trim();
@@ -127,6 +141,11 @@ function baseUrl(raw: string | null): string | null {
 /** The database setting alone: the key and usage commands need nothing else, so nothing else is checked. */
 export function databaseUrlOf(env: Env = process.env): string {
   return text(knownSettingsOnly(env), 'DATABASE_URL') ?? 'file:./data/gateway.db';
+}
+
+/** GATEWAY_MAX_KEYS_PER_CUSTOMER, read alone: the key commands need it without the rest of the settings. */
+export function maxKeysPerCustomerOf(env: Env = process.env): number {
+  return integer(knownSettingsOnly(env), 'GATEWAY_MAX_KEYS_PER_CUSTOMER', 100, 0);
 }
 
 export function loadConfig(processEnv: Env = process.env): GatewayConfig {
@@ -164,11 +183,13 @@ export function loadConfig(processEnv: Env = process.env): GatewayConfig {
     environment: (name) => processEnv[name],
     modelsRefreshMs: integer(env, 'GATEWAY_MODELS_REFRESH_MS', 10 * 60_000, 1000),
     keyRefreshMs: integer(env, 'GATEWAY_KEY_REFRESH_MS', 1000, 100),
+    maxKeysPerCustomer: maxKeysPerCustomerOf(env),
     usageFlushMs: integer(env, 'GATEWAY_USAGE_FLUSH_MS', 1000, 10),
     usageSpill: {
       afterMs: integer(env, 'GATEWAY_USAGE_SPILL_AFTER_MS', 30_000, 0),
       maxRows: integer(env, 'GATEWAY_USAGE_SPILL_MAX_ROWS', 1_000_000, 0),
     },
+    auditRetentionDays: integer(env, 'GATEWAY_AUDIT_RETENTION_DAYS', 365, 1),
     // One connection per open stream (a stream holds its connection for minutes): the pool must reach
     // the in-flight limit or streams beyond it queue inside the gateway. Connections open lazily.
     upstreamConnections: integer(env, 'GATEWAY_UPSTREAM_CONNECTIONS', 4096, 1),
@@ -214,8 +235,8 @@ export interface RateLimitSettings {
   customers: Readonly<Record<string, LimitPair>>;
   /** Failed authentications allowed per client address per minute (burst the same); 0 = no throttle. */
   authFailuresPerMinute: number;
-  /** Addresses of load balancers in front: for them, the client is read from X-Forwarded-For. */
-  trustedProxies: readonly string[];
+  /** Addresses and CIDR ranges of load balancers in front: for them, the client is read from X-Forwarded-For. */
+  trustedProxies: AddressRanges;
 }
 
 export interface RetrySettings {
@@ -246,7 +267,7 @@ function resilienceSettings(env: Env): Pick<GatewayConfig, 'rateLimits' | 'retry
     rateLimits: {
       customers: customerLimits(env.GATEWAY_CUSTOMER_LIMITS),
       authFailuresPerMinute: integer(env, 'GATEWAY_AUTH_FAILURES_PER_MINUTE', 60, 0),
-      trustedProxies: (text(env, 'GATEWAY_TRUSTED_PROXIES') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
+      trustedProxies: addressRanges(env, 'GATEWAY_TRUSTED_PROXIES'),
     },
     retry: {
       attempts: integer(env, 'GATEWAY_RETRY_ATTEMPTS', 3, 1),

@@ -53,6 +53,11 @@ export interface NewKey {
   rpm?: number | null;
   tpm?: number | null;
   budget?: Budget | null;
+  /**
+   * Refuse the key (KeyLimitError) when the customer already holds this many active keys: counted and
+   * inserted under one lock of the customer, so concurrent creations cannot pass it. null, 0 or absent: no cap.
+   */
+  maxActiveKeys?: number | null;
 }
 
 /** A key row as the authenticator needs it: the record, its secret hash, and its change version. */
@@ -98,4 +103,20 @@ export type LastUseWriter = Pick<KeyStore, 'touchLastUsed'>;
 
 export class KeyStoreError extends Error {
   override name = 'KeyStoreError';
+}
+
+/** A key refused because its customer already holds `limit` active keys (GATEWAY_MAX_KEYS_PER_CUSTOMER). */
+export class KeyLimitError extends KeyStoreError {
+  override name = 'KeyLimitError';
+  constructor(
+    readonly customerName: string,
+    readonly limit: number,
+  ) {
+    super(`customer "${customerName}" already has ${limit} active keys, the most GATEWAY_MAX_KEYS_PER_CUSTOMER allows; revoke one first`);
+  }
+}
+
+/** Throws KeyLimitError when `active` keys already reach the cap. The stores count under a lock, then call this. */
+export function checkKeyCap(customerName: string, active: number, cap: number): void {
+  if (active >= cap) throw new KeyLimitError(customerName, cap);
 }

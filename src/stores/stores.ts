@@ -1,6 +1,7 @@
 // The stores seam: everything the gateway, the dashboard and the command line keep in a database, as
 // interfaces. openStores (open-stores.ts) picks the implementation from DATABASE_URL: SQLite for one host,
 // PostgreSQL for a fleet. Nothing outside src/stores/ sees a database handle.
+import type { AuditStore } from './audit-store.js';
 import type { SessionRows } from './session-rows.js';
 import type { UserStore } from './user-store.js';
 import type { KeyStore, LastUseWriter } from '../keys/key-store.js';
@@ -43,6 +44,8 @@ export interface Stores {
   readonly writes: StoreWrites;
   readonly users: UserStore;
   readonly sessions: SessionRows;
+  /** The admin trail: who changed what, append-only (audit-store.ts). */
+  readonly audit: AuditStore;
   /** Asks the database for a trivial answer, within a short deadline. */
   ready(): Promise<StoreHealth>;
   /** The connection pool, for /metrics; absent for a store without one (SQLite). */

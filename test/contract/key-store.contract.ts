@@ -2,7 +2,7 @@
 // suite with a factory that hands each test an empty store.
 import type { Test } from 'tap';
 import { hashSecret, parseKey } from '../../src/keys/key-format.js';
-import { KeyStoreError, type KeyChange, type KeyStore } from '../../src/keys/key-store.js';
+import { KeyLimitError, KeyStoreError, type KeyChange, type KeyStore } from '../../src/keys/key-store.js';
 
 export interface KeyStoreFixture {
   store: KeyStore;
@@ -64,6 +64,35 @@ export function keyStoreContract(t: Test, open: KeyStoreFactory): void {
     t.equal(second.record.customerId, record.customerId, 'an existing customer is reused');
     t.same(second.record, { ...second.record, name: null, expiresAt: null, allowedModels: null, rpm: null, tpm: null });
     t.equal((await store.listCustomers()).length, 1);
+  });
+
+  t.test('maxActiveKeys: a customer holds at most that many active keys; revoked keys do not count', async (t) => {
+    const { store } = await open(t);
+    const first = await store.createKey({ customerName: 'acme', maxActiveKeys: 2 });
+    await store.createKey({ customerName: 'acme', maxActiveKeys: 2 });
+    const refused = await store.createKey({ customerName: 'acme', name: 'third', maxActiveKeys: 2 }).catch((err: unknown) => err);
+    t.ok(refused instanceof KeyLimitError, 'the third is refused');
+    t.ok(refused instanceof KeyStoreError, 'as a KeyStoreError, like other refusals');
+    t.match(refused, { limit: 2, customerName: 'acme', message: /customer "acme" already has 2 active keys, the most GATEWAY_MAX_KEYS_PER_CUSTOMER allows/ });
+    t.equal((await store.listKeys()).length, 2, 'nothing was written');
+    t.ok((await store.createKey({ customerName: 'other', maxActiveKeys: 2 })).record, 'another customer has its own count');
+    t.ok((await store.createKey({ customerName: 'acme' })).record, 'without a cap the store itself sets none');
+    t.ok((await store.createKey({ customerName: 'acme', maxActiveKeys: 0 })).record, '0 is no cap');
+    await store.revokeKey(first.record.id);
+    const afterRevoke = await store.createKey({ customerId: first.record.customerId, maxActiveKeys: 3 }).catch((err: unknown) => err);
+    t.ok(afterRevoke instanceof KeyLimitError, 'three active (the uncapped ones count too) reach a cap of 3');
+    t.ok((await store.createKey({ customerId: first.record.customerId, maxActiveKeys: 4 })).record, 'the revoked key is not counted: three active, room for a fourth');
+  });
+
+  t.test('maxActiveKeys holds under concurrent creations for one customer', async (t) => {
+    const { store } = await open(t);
+    const { record } = await store.createKey({ customerName: 'race' });
+    const results = await Promise.allSettled(Array.from({ length: 24 }, () => store.createKey({ customerId: record.customerId, maxActiveKeys: 5 })));
+    const created = results.filter((r) => r.status === 'fulfilled').length;
+    const refused = results.filter((r) => r.status === 'rejected' && r.reason instanceof KeyLimitError).length;
+    t.equal(created, 4, 'exactly the four that fit beside the first');
+    t.equal(refused, 20, 'every other one refused by the cap, none failing otherwise');
+    t.equal((await store.listKeys({ customerId: record.customerId })).length, 5);
   });
 
   t.test('invalid settings are refused with a KeyStoreError and leave nothing behind', async (t) => {

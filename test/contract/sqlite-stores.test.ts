@@ -1,11 +1,13 @@
 // The store contracts on the embedded SQLite database, a fresh file per test.
 import t from 'tap';
+import { SqliteAuditStore } from '../../src/stores/sqlite/sqlite-audit-store.js';
 import { openDatabase } from '../../src/stores/sqlite/open.js';
 import { SqliteKeyStore } from '../../src/stores/sqlite/sqlite-key-store.js';
 import { SqliteSessionRows } from '../../src/stores/sqlite/sqlite-session-rows.js';
 import { SqliteUserStore } from '../../src/stores/sqlite/sqlite-user-store.js';
 import { SqliteUsageStore } from '../../src/stores/sqlite/sqlite-usage-store.js';
 import { tempDatabaseUrl } from '../unit/keys/fixtures/store.js';
+import { auditStoreContract } from './audit-store.contract.js';
 import { dashboardStoresContract } from './dashboard-stores.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
 import { usageStoreContract } from './usage-store.contract.js';
@@ -40,5 +42,12 @@ t.test('SQLite dashboard users and sessions', async (t) => {
   dashboardStoresContract(t, async (t) => {
     const db = open(t);
     return { users: new SqliteUserStore(db), sessions: new SqliteSessionRows(db), keys: new SqliteKeyStore(db) };
+  });
+});
+
+t.test('SqliteAuditStore', async (t) => {
+  auditStoreContract(t, async (t) => {
+    const db = open(t);
+    return { store: new SqliteAuditStore(db), tryUpdate: async () => db.prepare("UPDATE audit_log SET actor = 'someone else'").run() };
   });
 });

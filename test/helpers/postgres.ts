@@ -77,5 +77,5 @@ export async function migratedDatabase(t: Test): Promise<{ url: string; pool: Wa
 
 /** Empties every table the stores write, between the tests of one file. */
 export async function emptyStores(pool: pg.Pool): Promise<void> {
-  await pool.query('TRUNCATE usage_records, usage_daily, dashboard_sessions, dashboard_users, api_keys, customers');
+  await pool.query('TRUNCATE audit_log, usage_records, usage_daily, dashboard_sessions, dashboard_users, api_keys, customers');
 }

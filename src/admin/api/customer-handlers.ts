@@ -6,6 +6,9 @@ import type { Customer, KeyStore } from '../../keys/key-store.js';
 import { KeyStoreError } from '../../keys/key-store.js';
 import type { CustomerDefaults } from '../../keys/principal.js';
 import type { UsageStore } from '../../metering/usage-store.js';
+import type { AuditRecorder } from '../audit/record-audit.js';
+import { apiSource, recordAudit } from '../audit/record-audit.js';
+import { customerBudgetChanged, customerCreated, customerLimitsChanged } from '../audit/audit-changes.js';
 import { budgetStatus } from './budget-status.js';
 import { customerOr404 } from './customer-lookup.js';
 import { optionalBudget, optionalPositiveInteger, requiredString } from './input.js';
@@ -21,6 +24,8 @@ export interface CustomerDeps {
   customerDefaults: CustomerDefaults;
   /** What a budgeted customer has spent in the current period. */
   usageStore: Pick<UsageStore, 'totals'>;
+  /** The admin trail: every customer created, every limit and budget set here is a row. */
+  audit: AuditRecorder;
 }
 
 export function customerRoutes(deps: CustomerDeps): ApiRoute[] {
@@ -50,7 +55,9 @@ export function customerRoutes(deps: CustomerDeps): ApiRoute[] {
         const name = requiredString(req.body, 'name', 200).trim();
         if ((await keyStore.getCustomerByName(name)) !== null) throw new GatewayError('conflict', `A customer named "${name}" already exists.`, { param: 'name' });
         try {
-          return ok({ customer: customerLimitsView(await keyStore.createCustomer(name), customerDefaults) }, 201);
+          const created = await keyStore.createCustomer(name);
+          await recordAudit(deps.audit, apiSource(req), customerCreated(created));
+          return ok({ customer: customerLimitsView(created, customerDefaults) }, 201);
         } catch (err) {
           if (err instanceof KeyStoreError) throw new GatewayError('invalid_request', err.message, { param: 'name' });
           throw err;
@@ -74,6 +81,7 @@ export function customerRoutes(deps: CustomerDeps): ApiRoute[] {
         try {
           const updated = await keyStore.setCustomerBudget(customer.id, budget);
           await deps.keyCache.refresh();
+          await recordAudit(deps.audit, apiSource(req), customerBudgetChanged(customer, updated));
           return ok({ customer: await withBudgetStatus(updated) });
         } catch (err) {
           if (err instanceof KeyStoreError) throw new GatewayError('invalid_request', err.message);
@@ -92,6 +100,7 @@ export function customerRoutes(deps: CustomerDeps): ApiRoute[] {
         try {
           const updated = await keyStore.setCustomerLimits(customer.id, limits);
           await deps.keyCache.refresh();
+          await recordAudit(deps.audit, apiSource(req), customerLimitsChanged(customer, updated));
           return ok({ customer: customerLimitsView(updated, customerDefaults) });
         } catch (err) {
           if (err instanceof KeyStoreError) throw new GatewayError('invalid_request', err.message);

@@ -10,6 +10,7 @@ import type { PathMatcher } from '../http/path-pattern.js';
 import { compilePattern } from '../http/path-pattern.js';
 import { sendJson } from '../http/send.js';
 import { crossSiteProblem } from '../http/same-origin.js';
+import { clientAddress } from '../../policy/ratelimit/client-address.js';
 import type { ApiRoute } from './types.js';
 
 export const API_PREFIX = '/admin/api';
@@ -34,7 +35,8 @@ export function adminApiStage(routes: readonly ApiRoute[], deps: ActorDeps): Sta
     admit(route, caller.actor, params);
     if (changesState && caller.session !== null) checkCsrfToken(ctx, caller.session.session.csrfToken);
     const body = changesState && ctx.json !== null ? ctx.json : {};
-    const reply = await route.handler({ ctx, actor: caller.actor, session: caller.session, params, query: new URLSearchParams(ctx.query), body });
+    const address = clientAddress(ctx.req.socket.remoteAddress, ctx.req.headers['x-forwarded-for'], deps.trustedProxies) ?? null;
+    const reply = await route.handler({ ctx, actor: caller.actor, session: caller.session, params, query: new URLSearchParams(ctx.query), address, body });
     sendJson(ctx.res, ctx.headers, reply.status, reply.body, reply.headers);
   };
 }

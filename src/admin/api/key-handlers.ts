@@ -3,10 +3,13 @@ import type { Catalogue } from '../../catalog/catalogue.js';
 import { GatewayError } from '../../dialects/errors/codes.js';
 import type { KeyCache } from '../../keys/key-cache.js';
 import type { KeyStore } from '../../keys/key-store.js';
-import { KeyStoreError } from '../../keys/key-store.js';
+import { KeyLimitError, KeyStoreError } from '../../keys/key-store.js';
 import { customerLimitsOf, type CustomerDefaults } from '../../keys/principal.js';
 import type { RateLimits } from '../../keys/rate-limits.js';
 import type { UsageStore } from '../../metering/usage-store.js';
+import type { AuditRecorder } from '../audit/record-audit.js';
+import { apiSource, recordAudit } from '../audit/record-audit.js';
+import { keyCreated, keyRevoked } from '../audit/audit-changes.js';
 import { budgetStatus } from './budget-status.js';
 import { customerOr404 } from './customer-lookup.js';
 import { keyLimitProblem } from './key-limits.js';
@@ -24,6 +27,10 @@ export interface KeyDeps {
   customerDefaults: CustomerDefaults;
   /** What a budgeted key has spent in the current period. */
   usageStore: Pick<UsageStore, 'totals'>;
+  /** The admin trail: every key created or revoked here is a row. */
+  audit: AuditRecorder;
+  /** Active keys a customer may hold (GATEWAY_MAX_KEYS_PER_CUSTOMER); 0: no cap. */
+  maxKeysPerCustomer: number;
 }
 
 export function keyRoutes(deps: KeyDeps): ApiRoute[] {
@@ -52,9 +59,13 @@ export function keyRoutes(deps: KeyDeps): ApiRoute[] {
         const record = await keyStore.getKey(req.params.keyId);
         // A key of another customer is "not found" here, exactly like a key that does not exist.
         if (record === null || record.customerId !== req.params.customerId) throw new GatewayError('not_found', 'No such key.');
-        await keyStore.revokeKey(record.id);
+        const revoked = await keyStore.revokeKey(record.id);
         await deps.keyCache.refresh();
-        return ok({ key: keyView((await keyStore.getKey(record.id)) ?? record) });
+        const after = (await keyStore.getKey(record.id)) ?? record;
+        if (revoked) {
+          await recordAudit(deps.audit, apiSource(req), keyRevoked(record, after));
+        }
+        return ok({ key: keyView(after) });
       },
     },
   ];
@@ -76,9 +87,12 @@ async function createKey(deps: KeyDeps, req: ApiRequest) {
       allowedModels: allowed === null ? null : allowed.map((m) => catalogueId(deps.catalogue, m)),
       ...limits,
       budget: optionalBudget(req.body, 'budget'),
+      maxActiveKeys: deps.maxKeysPerCustomer,
     });
+    await recordAudit(deps.audit, apiSource(req), keyCreated(record));
     return ok({ key: keyView(record), secret: key }, 201);
   } catch (err) {
+    if (err instanceof KeyLimitError) throw new GatewayError('conflict', `This customer already has ${err.limit} active keys, the most allowed (GATEWAY_MAX_KEYS_PER_CUSTOMER); revoke one first.`);
     // The store's own rules (shared with the command line) say what is wrong with the settings.
     if (err instanceof KeyStoreError) throw new GatewayError('invalid_request', err.message);
     throw err;

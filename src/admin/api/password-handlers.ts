@@ -8,6 +8,9 @@ import type { SessionStore } from '../auth/session-store.js';
 import { beginAttempt } from '../auth/sign-in-attempt.js';
 import type { AttemptGuard } from '../auth/sign-in-attempt.js';
 import type { UserStore } from '../../stores/user-store.js';
+import type { AuditRecorder } from '../audit/record-audit.js';
+import { apiSource, recordAudit } from '../audit/record-audit.js';
+import { passwordChanged } from '../audit/audit-changes.js';
 import { requiredNewPassword, requiredString } from './input.js';
 import type { ApiRequest, ApiRoute } from './types.js';
 import { ok } from './types.js';
@@ -16,6 +19,8 @@ export interface PasswordDeps extends AttemptGuard {
   users: UserStore;
   sessions: SessionStore;
   passwords: PasswordHasher;
+  /** The admin trail: a changed password is a row (that it changed, never what to). */
+  audit: AuditRecorder;
 }
 
 /** What a successful change answers. */
@@ -49,6 +54,7 @@ async function changePassword(deps: PasswordDeps, req: ApiRequest) {
   if (!replaced) throw new GatewayError('conflict', 'The password was changed at the same time elsewhere; sign in again and retry.');
   // Whoever else holds a session (a lost laptop, a stolen cookie) is out; this browser stays signed in.
   const otherSessionsEnded = await deps.sessions.removeOthersOfUser(found.user.id, session.id);
+  await recordAudit(deps.audit, apiSource(req), passwordChanged(found.user, otherSessionsEnded));
   const body: PasswordChanged = { changed: true, otherSessionsEnded };
   return ok(body);
 }

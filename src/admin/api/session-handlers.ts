@@ -10,8 +10,10 @@ import type { Role } from '../../stores/session-rows.js';
 import { beginAttempt, OPERATOR_ACCOUNT } from '../auth/sign-in-attempt.js';
 import type { AttemptGuard } from '../auth/sign-in-attempt.js';
 import type { UserStore } from '../../stores/user-store.js';
-import { normaliseEmail } from '../../stores/user-store.js';
+import { normaliseEmail, type DashboardUser } from '../../stores/user-store.js';
 import { sessionCookie } from '../http/cookies.js';
+import type { AuditRecorder } from '../audit/record-audit.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { customerOr404 } from './customer-lookup.js';
 import { optionalString } from './input.js';
 import type { ApiRequest, ApiRoute } from './types.js';
@@ -24,6 +26,8 @@ export interface SessionDeps extends AttemptGuard {
   sessions: SessionStore;
   users: UserStore;
   passwords: PasswordHasher;
+  /** The admin trail: every sign-in, and every refused one, is a row. */
+  audit: AuditRecorder;
 }
 
 const REFUSED = 'Sign-in refused: wrong token, email or password.';
@@ -44,10 +48,20 @@ async function signIn(deps: SessionDeps, req: ApiRequest) {
     throw new GatewayError('invalid_request', 'Send either token (operators) or email and password (customer users).');
   }
   const subjects = await beginAttempt(deps, req.ctx.req, token !== null ? OPERATOR_ACCOUNT : normaliseEmail(email ?? '') ?? '?');
-  const who = token !== null ? checkToken(deps, token) : await checkPassword(deps, subjects.account, password ?? '');
-  if (who === null) throw new GatewayError('unauthenticated', REFUSED);
+  const attempt = token !== null ? checkToken(deps, token) : await checkPassword(deps, subjects.account, password ?? '');
+  // The account tried (the operator's, or an e-mail as normalised; '?' when it was not one), never the
+  // secret; a user's customer sees the attempts on its own users.
+  const audited = { actor: subjects.account, address: req.address };
+  const customerId = attempt.user?.customerId ?? null;
+  const targetId = attempt.user?.id ?? null;
+  if (attempt.signedIn === null) {
+    await recordAudit(deps.audit, audited, { action: 'session.sign_in_failed', customerId, targetId });
+    throw new GatewayError('unauthenticated', REFUSED);
+  }
+  const who = attempt.signedIn;
   deps.throttle.succeeded(subjects);
   const { id, session } = await deps.sessions.create(who.role, who.userId, who.role === 'operator' ? credentialTag(deps.adminToken) : null);
+  await recordAudit(deps.audit, audited, { action: 'session.sign_in', customerId, targetId });
   const cookie = sessionCookie(req.ctx.req, id, session.expiresAt - session.createdAt);
   const reply = await whoAmI(deps, { ...req, actor: null, session: { id, session } });
   return { ...reply, headers: { 'set-cookie': cookie } };
@@ -55,19 +69,25 @@ async function signIn(deps: SessionDeps, req: ApiRequest) {
 
 type SignedIn = { role: Role; userId: string | null };
 
-function checkToken(deps: SessionDeps, token: string): SignedIn | null {
-  return secretEquals(token, deps.adminToken) ? { role: 'operator', userId: null } : null;
+/** Whether the secret was right, and the user whose account was tried (none for the operator's or an unknown email). */
+interface Attempt {
+  signedIn: SignedIn | null;
+  user: DashboardUser | null;
 }
 
-async function checkPassword(deps: SessionDeps, email: string, password: string): Promise<SignedIn | null> {
+function checkToken(deps: SessionDeps, token: string): Attempt {
+  return { signedIn: secretEquals(token, deps.adminToken) ? { role: 'operator', userId: null } : null, user: null };
+}
+
+async function checkPassword(deps: SessionDeps, email: string, password: string): Promise<Attempt> {
   const found = await deps.users.credentialsFor(email);
   // An unknown email still costs one scrypt, so timing does not tell which emails exist.
   const check = await deps.passwords.check(password, found?.passwordHash ?? (await deps.passwords.decoy()));
-  if (found === null || !check.matches) return null;
+  if (found === null || !check.matches) return { signedIn: null, user: found?.user ?? null };
   // Only now is the password at hand: a hash made at an older cost is replaced by one at today's.
   if (check.outdated) await deps.users.replacePasswordHash(found.user.id, found.passwordHash, await deps.passwords.hash(password));
   await deps.users.recordSignIn(found.user.id, new Date());
-  return { role: 'customer', userId: found.user.id };
+  return { signedIn: { role: 'customer', userId: found.user.id }, user: found.user };
 }
 
 /** The signed-in caller, and the token its page sends back on state-changing calls. */

@@ -17,6 +17,8 @@ export interface ApiRequest {
   readonly session: { id: string; session: Session } | null;
   readonly params: Readonly<Record<string, string>>;
   readonly query: URLSearchParams;
+  /** The client's address (behind a trusted proxy, the one it forwarded), for the admin trail. */
+  readonly address: string | null;
   /** The JSON body of POST calls; {} otherwise. */
   readonly body: Readonly<Record<string, unknown>>;
 }

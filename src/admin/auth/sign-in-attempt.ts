@@ -3,6 +3,7 @@
 // until the caller reports it succeeded.
 import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../../dialects/errors/codes.js';
+import type { AddressRanges } from '../../lib/net/address-ranges.js';
 import { addressGroup } from '../../policy/ratelimit/auth-throttle.js';
 import { clientAddress } from '../../policy/ratelimit/client-address.js';
 import type { Subjects } from './throttle.js';
@@ -17,7 +18,7 @@ export interface AttemptThrottle {
 export interface AttemptGuard {
   throttle: AttemptThrottle;
   /** Proxies whose X-Forwarded-For is believed (GATEWAY_TRUSTED_PROXIES), as for the key throttle. */
-  trustedProxies: ReadonlySet<string>;
+  trustedProxies: AddressRanges;
 }
 
 /** The account name operators sign in under, with the token or as a bearer. */

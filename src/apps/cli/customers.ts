@@ -4,6 +4,8 @@
 // default for customers without limits of their own.
 import type { Customer, CustomerLimits } from '../../keys/key-store.js';
 import { withStores } from '../../stores/open-stores.js';
+import { customerBudgetChanged, customerLimitsChanged } from '../../admin/audit/audit-changes.js';
+import { cliSource, recordAudit } from '../../admin/audit/record-audit.js';
 import { ArgError, parseCommandArgs, positiveIntegerArg, processIo, runCommand, shownArgument, type CliIo } from '../args.js';
 import { budgetView } from '../../policy/budgets/budget-view.js';
 import { budgetFromArgs, budgetText } from './budget-args.js';
@@ -55,11 +57,13 @@ async function limits(argv: string[], env: CustomersEnv, io: CliIo): Promise<num
   const rpm = limitArg('rpm', values.rpm);
   const tpm = limitArg('tpm', values.tpm);
   const changed = rpm !== undefined || tpm !== undefined;
-  const result = await withStores(env.databaseUrl, async ({ keys }) => {
+  const result = await withStores(env.databaseUrl, async ({ keys, audit }) => {
     const customer = await keys.getCustomerByName(positionals[0]);
     if (customer === null) throw new Error(`no customer named ${shownArgument(positionals[0])}`);
     if (!changed) return customer;
-    return keys.setCustomerLimits(customer.id, { rpm: rpm === undefined ? customer.rpm : rpm, tpm: tpm === undefined ? customer.tpm : tpm });
+    const updated = await keys.setCustomerLimits(customer.id, { rpm: rpm === undefined ? customer.rpm : rpm, tpm: tpm === undefined ? customer.tpm : tpm });
+    await recordAudit(audit, cliSource(), customerLimitsChanged(customer, updated));
+    return updated;
   });
   io.out(values.json ? json(customerJson(result)) : `${result.name}: ${limitsText(result)}${changed ? '' : ownLimitsNote(result)}\n`);
   return 0;
@@ -80,10 +84,13 @@ async function budget(argv: string[], env: CustomersEnv, io: CliIo): Promise<num
   const remove = values.amount === NO_LIMIT;
   if (remove && (values.period !== undefined || values.mode !== undefined)) throw new ArgError(`--amount ${NO_LIMIT} takes no --period or --mode`);
   const wanted = remove ? null : budgetFromArgs({ amount: 'amount', period: 'period', mode: 'mode' }, { amount: values.amount, period: values.period, mode: values.mode });
-  const result = await withStores(env.databaseUrl, async ({ keys }) => {
+  const result = await withStores(env.databaseUrl, async ({ keys, audit }) => {
     const customer = await keys.getCustomerByName(positionals[0]);
     if (customer === null) throw new Error(`no customer named ${shownArgument(positionals[0])}`);
-    return wanted === undefined ? customer : keys.setCustomerBudget(customer.id, wanted);
+    if (wanted === undefined) return customer;
+    const updated = await keys.setCustomerBudget(customer.id, wanted);
+    await recordAudit(audit, cliSource(), customerBudgetChanged(customer, updated));
+    return updated;
   });
   io.out(values.json ? json(customerJson(result)) : `${result.name}: budget ${budgetText(result.budget)}\n`);
   return 0;

@@ -22,8 +22,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     return (argv) => runServe(argv);
   },
   keys: async () => {
-    const [{ runKeys }, { databaseUrlOf }] = await Promise.all([import('./keys.js'), import('../../config/config.js')]);
-    return (argv, { io, env }) => runKeys(argv, { databaseUrl: databaseUrlOf(env) }, io);
+    const [{ runKeys }, { databaseUrlOf, maxKeysPerCustomerOf }] = await Promise.all([import('./keys.js'), import('../../config/config.js')]);
+    return (argv, { io, env }) => runKeys(argv, { databaseUrl: databaseUrlOf(env), maxKeysPerCustomer: maxKeysPerCustomerOf(env) }, io);
   },
   customers: async () => {
     const [{ runCustomers }, { databaseUrlOf }] = await Promise.all([import('./customers.js'), import('../../config/config.js')]);
@@ -32,6 +32,10 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   usage: async () => {
     const [{ runUsage }, { databaseUrlOf }] = await Promise.all([import('./usage.js'), import('../../config/config.js')]);
     return (argv, { io, env }) => runUsage(argv, { databaseUrl: databaseUrlOf(env) }, io);
+  },
+  audit: async () => {
+    const [{ runAudit }, { databaseUrlOf }] = await Promise.all([import('./audit.js'), import('../../config/config.js')]);
+    return (argv, { io, env }) => runAudit(argv, { databaseUrl: databaseUrlOf(env) }, io);
   },
   migrate: async () => {
     const [{ runMigrate }, { databaseUrlOf }] = await Promise.all([import('./migrate.js'), import('../../config/config.js')]);

@@ -26,6 +26,9 @@ commands:
         default hard); none removes it; running gateways take a change within seconds
   usage [--customer <name>] [--key <id>] [--model <id>] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json | --format csv]
         requests, tokens, errors and cost (USD) per day, customer, model and provider; csv: the invoicing export
+  audit [--since YYYY-MM-DD|<ISO time>] [--customer <name>] [--json]
+        the admin trail, newest first: when, who (operator, a user's e-mail, cli@<host>), from which address,
+        what, and what changed (never a secret); kept GATEWAY_AUDIT_RETENTION_DAYS days
   migrate
         apply the database's pending migrations (every start does too; run it first to change a fleet's schema once)
   proxy --gateway <url> [--port 3099] [--host 127.0.0.1] [--key-file <path>]

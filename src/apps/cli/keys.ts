@@ -1,9 +1,12 @@
 // `model-gateway keys create|list|revoke`: key management from the command line, safe beside a running server
 // (SQLite in WAL mode, or the fleet's PostgreSQL; every running instance sees a revocation within a second or two).
 import { KEY_TAG } from '../../keys/key-format.js';
-import type { KeyRecord, KeyStore } from '../../keys/key-store.js';
+import type { KeyRecord } from '../../keys/key-store.js';
 import { keyStatus } from '../../keys/key-status.js';
 import { withStores } from '../../stores/open-stores.js';
+import type { Stores } from '../../stores/stores.js';
+import { customerCreated, keyCreated, keyRevoked } from '../../admin/audit/audit-changes.js';
+import { cliSource, recordAudit } from '../../admin/audit/record-audit.js';
 import { ArgError, parseCommandArgs, positiveIntegerArg, processIo, runCommand, shownArgument, type CliIo } from '../args.js';
 import { budgetView } from '../../policy/budgets/budget-view.js';
 import { budgetFromArgs } from './budget-args.js';
@@ -11,6 +14,8 @@ import { formatTable, json, shortTime } from './output.js';
 
 export interface KeysEnv {
   databaseUrl: string;
+  /** GATEWAY_MAX_KEYS_PER_CUSTOMER: `keys create` refuses a customer's key beyond it; 0: no cap. */
+  maxKeysPerCustomer: number;
 }
 
 const USAGE = {
@@ -20,7 +25,10 @@ const USAGE = {
   revoke: 'keys revoke <id>',
 };
 
-type Subcommand = (argv: string[], store: KeyStore, io: CliIo) => Promise<number>;
+/** The key store, and the admin trail every change made here is written to. */
+type KeyStores = Pick<Stores, 'keys' | 'audit'>;
+
+type Subcommand = (argv: string[], stores: KeyStores, io: CliIo, env: KeysEnv) => Promise<number>;
 
 const SUBCOMMANDS: Record<string, Subcommand> = { create, list, revoke };
 
@@ -29,11 +37,11 @@ export async function runKeys(argv: string[], env: KeysEnv, io: CliIo = processI
     const [name, ...rest] = argv;
     const sub = name !== undefined && Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
     if (sub === undefined) throw new ArgError(`expected create, list or revoke (usage: ${Object.values(USAGE).join(' | ')})`);
-    return withStores(env.databaseUrl, (stores) => sub(rest, stores.keys, io));
+    return withStores(env.databaseUrl, (stores) => sub(rest, stores, io, env));
   });
 }
 
-async function create(argv: string[], store: KeyStore, io: CliIo): Promise<number> {
+async function create(argv: string[], { keys: store, audit }: KeyStores, io: CliIo, env: KeysEnv): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
     {
@@ -55,6 +63,7 @@ async function create(argv: string[], store: KeyStore, io: CliIo): Promise<numbe
     { amount: 'budget', period: 'budget-period', mode: 'budget-mode' },
     { amount: values.budget, period: values['budget-period'], mode: values['budget-mode'] },
   );
+  const customerIsNew = (await store.getCustomerByName(values.customer)) === null;
   const { record, key } = await store.createKey({
     customerName: values.customer,
     name: values.name ?? null,
@@ -63,12 +72,17 @@ async function create(argv: string[], store: KeyStore, io: CliIo): Promise<numbe
     rpm: positiveIntegerArg('rpm', values.rpm) ?? null,
     tpm: positiveIntegerArg('tpm', values.tpm) ?? null,
     budget: budget ?? null,
+    maxActiveKeys: env.maxKeysPerCustomer,
   });
+  const source = cliSource();
+  const customer = customerIsNew ? await store.getCustomer(record.customerId) : null;
+  if (customer !== null) await recordAudit(audit, source, customerCreated(customer));
+  await recordAudit(audit, source, keyCreated(record));
   io.out(values.json ? json({ ...keyJson(record), key, customer: record.customerName }) : `${key}\n`);
   return 0;
 }
 
-async function list(argv: string[], store: KeyStore, io: CliIo): Promise<number> {
+async function list(argv: string[], { keys: store }: KeyStores, io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(argv, { customer: { type: 'string' }, json: { type: 'boolean' } }, USAGE.list);
   let customerId: string | undefined;
   if (values.customer !== undefined) {
@@ -81,15 +95,18 @@ async function list(argv: string[], store: KeyStore, io: CliIo): Promise<number>
   return 0;
 }
 
-async function revoke(argv: string[], store: KeyStore, io: CliIo): Promise<number> {
+async function revoke(argv: string[], { keys: store, audit }: KeyStores, io: CliIo): Promise<number> {
   const { positionals } = parseCommandArgs(argv, {}, USAGE.revoke, true);
   if (positionals.length !== 1) throw new ArgError(`expected one key id (usage: ${USAGE.revoke})`);
   const id = keyIdOf(positionals[0]);
   if (id === '') throw new ArgError(`expected one key id (usage: ${USAGE.revoke})`);
   const existing = await store.getKey(id);
   if (existing === null) throw new Error(`no key with id ${shownArgument(id)}`);
-  if (await store.revokeKey(existing.id)) io.out(`revoked ${existing.id}\n`);
-  else io.out(`${existing.id} was already revoked\n`);
+  if (await store.revokeKey(existing.id)) {
+    const after = (await store.getKey(existing.id)) ?? existing;
+    await recordAudit(audit, cliSource(), keyRevoked(existing, after));
+    io.out(`revoked ${existing.id}\n`);
+  } else io.out(`${existing.id} was already revoked\n`);
   return 0;
 }
 

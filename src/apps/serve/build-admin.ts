@@ -21,7 +21,7 @@ export function dashboardServices(rt: Runtime, deps: DashboardDeps): DashboardSe
   return {
     passwords: new PasswordHasher(deps.passwordCost),
     sessions: new SessionStore(deps.stores.sessions, deps.sessionTimes ?? DEFAULT_SESSION_TIMES),
-    attempts: { throttle: signInThrottle(rt, deps.throttle), trustedProxies: new Set(rt.config.rateLimits.trustedProxies) },
+    attempts: { throttle: signInThrottle(rt, deps.throttle), trustedProxies: rt.config.rateLimits.trustedProxies },
     customerDefaults: customerLimitsLookup(rt.config.rateLimits.customers),
   };
 }

@@ -7,6 +7,8 @@ import { adminTokenOf } from '../../config/admin-token.js';
 import type { GatewayConfig } from '../../config/config.js';
 import type { Runtime } from '../../gateway/runtime.js';
 import { createTranslatePool } from '../../gateway/offload/pool.js';
+import { AuditRetention } from '../../admin/audit/audit-retention.js';
+import { errorMessage } from '../../lib/error-message.js';
 import { observeStores } from '../../stores/store-metrics.js';
 import type { Stores } from '../../stores/stores.js';
 import type { Simulator } from '../simulator/index.js';
@@ -69,6 +71,14 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
     wallClock: overrides.wallClock,
   });
   const translatePool = config.translatePool.threads > 0 ? createTranslatePool(config.translatePool) : null;
+  const auditRetention = new AuditRetention(stores.audit, {
+    days: config.auditRetentionDays,
+    onPruned: (deleted) => {
+      if (deleted > 0) logger.info({ deleted, retentionDays: config.auditRetentionDays }, 'audit entries past their retention deleted');
+    },
+    onError: (err) => logger.warn({ err: errorMessage(err) }, 'deleting audit entries past their retention failed; retried within the hour'),
+  });
+  auditRetention.start();
 
   const runtime: Runtime = {
     config,
@@ -109,6 +119,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
         await usage.close();
         await Promise.all(providers.map((p) => p.client.close().catch(() => p.client.destroy())));
         await translatePool?.close();
+        await auditRetention.close();
         // Spend counted here while Redis did not answer goes to the fleet's counters if it answers now.
         await budgets.flush?.();
         await fleetCoolDowns?.close();

@@ -27,7 +27,7 @@ const UNVERIFIED_RETRY_AFTER_S = '5';
 
 export function authStage(rt: Runtime, options: { acceptXApiKey: boolean }): Stage {
   const { keys, metrics, authThrottle: throttle } = rt;
-  const trusted = new Set(rt.config.rateLimits.trustedProxies);
+  const trusted = rt.config.rateLimits.trustedProxies;
   const addressOf = (req: IncomingMessage) => clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted);
 
   /** `fromMemory`: the key was answered without asking the store (a cache hit). */

@@ -1,7 +1,7 @@
 // A request body as a JSON object, or the reason it is not one. Pure, so the same check runs on the
 // main thread and on a translation worker. Keys such as __proto__ stay plain data: JSON.parse defines
 // own properties and never walks the prototype chain.
-import { duplicateMember } from './duplicate-members.js';
+import { displayedMemberName, duplicateMember } from './duplicate-members.js';
 import { exceedsJsonDepth } from './json-depth.js';
 
 export type JsonObjectResult = { ok: true; value: Record<string, unknown> } | { ok: false; message: string; param?: string };
@@ -21,7 +21,8 @@ export function parseJsonObject(body: Uint8Array | null, maxDepth: number | null
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false, message: 'The request body must be a JSON object.' };
   if (maxDepth === null) return { ok: true, value: parsed as Record<string, unknown> };
   if (exceedsJsonDepth(parsed, maxDepth)) return { ok: false, message: `The request body is nested deeper than ${maxDepth} levels.` };
-  const twice = duplicateMember(text);
-  if (twice !== null) return { ok: false, message: `${twice}: the request body names this member more than once.`, param: twice };
-  return { ok: true, value: parsed as Record<string, unknown> };
+  const twice = duplicateMember(text, Object.keys(parsed).length);
+  if (twice === null) return { ok: true, value: parsed as Record<string, unknown> };
+  const shown = displayedMemberName(twice);
+  return { ok: false, message: `${shown}: the request body names this member more than once.`, param: shown };
 }

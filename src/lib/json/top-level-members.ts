@@ -93,6 +93,31 @@ export function topLevelMembers(json: JsonText): TopLevel {
   return { members, close: json.length };
 }
 
+/**
+ * How many members the top level names, duplicates included: the commas between top-level members,
+ * plus one when there is any. Allocates nothing, for the check every request runs
+ * (lib/json/duplicate-members.ts).
+ */
+export function countTopLevelMembers(json: JsonText): number {
+  let depth = 0;
+  let commas = 0;
+  let named = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = codeAt(json, i);
+    if (c === QUOTE) {
+      if (depth === 1) named = true;
+      i = closingQuote(json, i + 1);
+    } else if (c === 0x7b || c === 0x5b) {
+      depth++;
+    } else if (c === 0x7d || c === 0x5d) {
+      if (--depth === 0) break;
+    } else if (c === 0x2c && depth === 1) {
+      commas++;
+    }
+  }
+  return named ? commas + 1 : 0;
+}
+
 /** A member's name, its escapes decoded. */
 export function memberName(json: JsonText, span: MemberSpan): string {
   const raw = typeof json === 'string' ? json.slice(span.nameStart, span.nameEnd + 1) : Buffer.from(json.buffer, json.byteOffset + span.nameStart, span.nameEnd + 1 - span.nameStart).toString('utf8');

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { displayPrefix, generateKey, hashSecret, randomBase62 } from '../../keys/key-format.js';
 import { checkedBudget, validCustomerLimits, validCustomerName, validateKeySettings } from '../../keys/key-input.js';
 import { budgetColumns, budgetFromColumns, type Budget } from '../../keys/budget.js';
-import { KeyStoreError, type Customer, type CustomerLimits, type KeyChange, type KeyRecord, type KeyStore, type NewKey } from '../../keys/key-store.js';
+import { checkKeyCap, KeyStoreError, type Customer, type CustomerLimits, type KeyChange, type KeyRecord, type KeyStore, type NewKey } from '../../keys/key-store.js';
 import { CHANGE_STAMP_VALUES, FEED_TRANSACTION, NOTIFY_KEY_CHANGE, READ_HORIZON, STAMP_CHANGE, nextCursor } from './key-change-feed.js';
 import { inTransaction, sqlState, UNIQUE_VIOLATION, type Queryable, type WatchedPool } from './pool.js';
 
@@ -177,6 +177,7 @@ export class PostgresKeyStore implements KeyStore {
     const { key, publicId, secret } = generateKey();
     const record = await inTransaction(this.pool, async (client) => {
       const customer = await this.customerFor(client, input);
+      if (input.maxActiveKeys) await this.checkCapLocked(client, customer, input.maxActiveKeys);
       await client.query(
         `INSERT INTO api_keys (id, customer_id, name, prefix, secret_hash, created_at, expires_at, allowed_models,
            rpm, tpm, budget_nano_usd, budget_period, budget_mode, status, version, changed_xid)
@@ -252,6 +253,17 @@ export class PostgresKeyStore implements KeyStore {
        WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.at)`,
       [ids, times],
     );
+  }
+
+  /**
+   * Counts the customer's active keys under a lock of its row (FOR UPDATE, as updateCustomer takes): a
+   * concurrent creation for the same customer waits here until this transaction commits, and its count
+   * (a new snapshot per statement) then includes this key, so the cap holds across instances.
+   */
+  private async checkCapLocked(client: pg.PoolClient, customer: Customer, cap: number): Promise<void> {
+    await client.query('SELECT 1 FROM customers WHERE id = $1 FOR UPDATE', [customer.id]);
+    const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM api_keys WHERE customer_id = $1 AND status = 'active'", [customer.id]);
+    checkKeyCap(customer.name, rows[0]!.n, cap);
   }
 
   private async keyRow(db: Queryable, id: string): Promise<KeyRow | null> {

@@ -7,6 +7,7 @@ import type { PgPoolOptions } from './pool.js';
 import { createPgPool } from './pool.js';
 import { KeyChangeListener } from './key-change-listener.js';
 import { migratePostgres } from './migrate.js';
+import { PostgresAuditStore } from './postgres-audit-store.js';
 import { PostgresKeyStore } from './postgres-key-store.js';
 import { PostgresSessionRows } from './postgres-session-rows.js';
 import { PostgresUsageStore } from './postgres-usage-store.js';
@@ -53,6 +54,7 @@ export async function openPostgresStores(connectionString: string, opts: Postgre
     writes: { usage, rowsPerWrite: USAGE_ROWS_PER_WRITE, lastUse: keys },
     users: new PostgresUserStore(pool),
     sessions: new PostgresSessionRows(pool),
+    audit: new PostgresAuditStore(pool),
     poolStats: () => pool.stats(),
     async ready() {
       try {

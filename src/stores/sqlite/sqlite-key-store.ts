@@ -5,7 +5,7 @@ import { displayPrefix, generateKey, hashSecret, randomBase62 } from '../../keys
 import { checkedBudget, validCustomerLimits, validCustomerName, validateKeySettings } from '../../keys/key-input.js';
 import { budgetColumns, budgetFromColumns, type Budget } from '../../keys/budget.js';
 import { lastUsedRowsWriter } from './last-used-rows.js';
-import { KeyStoreError, type Customer, type CustomerLimits, type KeyChange, type KeyRecord, type KeyStore, type LastUse, type NewKey } from '../../keys/key-store.js';
+import { checkKeyCap, KeyStoreError, type Customer, type CustomerLimits, type KeyChange, type KeyRecord, type KeyStore, type LastUse, type NewKey } from '../../keys/key-store.js';
 
 interface CustomerRow {
   id: string;
@@ -161,8 +161,11 @@ export class SqliteKeyStore implements KeyStore {
   async createKey(input: NewKey): Promise<{ record: KeyRecord; key: string }> {
     const settings = validateKeySettings(input);
     const { key, publicId, secret } = generateKey();
+    // IMMEDIATE: the write lock is taken before the count, so no other creation (in any process) can
+    // slip in between the count and the insert.
     const create = this.db.transaction(() => {
       const customer = this.customerFor(input);
+      if (input.maxActiveKeys) checkKeyCap(customer.name, this.activeKeysOf(customer.id), input.maxActiveKeys);
       this.db
         .prepare(
           `INSERT INTO api_keys (id, customer_id, name, prefix, secret_hash, created_at, expires_at,
@@ -224,6 +227,10 @@ export class SqliteKeyStore implements KeyStore {
 
   async touchLastUsed(entries: LastUse[]): Promise<void> {
     this.writeLastUsed(entries);
+  }
+
+  private activeKeysOf(customerId: string): number {
+    return this.db.prepare("SELECT count(*) FROM api_keys WHERE customer_id = ? AND status = 'active'").pluck().get(customerId) as number;
   }
 
   /** Inside the createKey transaction: the named customer is created when new; a given id must exist. */

@@ -1,4 +1,5 @@
 // The stores on one SQLite file (or in memory, for tests): one host's gateway.
+import { SqliteAuditStore } from './sqlite-audit-store.js';
 import { SqliteKeyStore } from './sqlite-key-store.js';
 import { SqliteSessionRows } from './sqlite-session-rows.js';
 import { SqliteUsageStore } from './sqlite-usage-store.js';
@@ -31,6 +32,7 @@ export function openSqliteStores(databaseUrl: string): Stores {
     },
     users: new SqliteUserStore(db),
     sessions: new SqliteSessionRows(db),
+    audit: new SqliteAuditStore(db),
     async ready() {
       try {
         db.prepare('SELECT 1').get();

@@ -1,4 +1,5 @@
-// A body naming `model` or `stream` twice at the top level is refused with a 400 on both surfaces,
+// A body naming `model` or `stream` (or any other member: test/integration/spend/duplicate-members.test.ts)
+// twice at the top level is refused with a 400 on both surfaces,
 // and nothing reaches the provider: JSON.parse keeps the last member, while the messages surface
 // forwards the bytes whole, so the gateway would check one model and the provider might serve the other.
 import t from 'tap';
@@ -21,7 +22,7 @@ t.test('duplicate top-level model or stream members → 400 on both surfaces', a
       const messages = `${h.url}/gateway/v1/messages`;
       const chat = `${h.url}/gateway/openai/v1/chat/completions`;
 
-      const cases: Array<[string, string, string, 'model' | 'stream']> = [
+      const cases: Array<[string, string, string, string]> = [
         // Without the check JSON.parse keeps the allowed model and the whole body, first member included, goes upstream.
         ['messages: model twice', messages, `{"model":"${OTHER}","max_tokens":8,${turns},"model":"${MODEL}"}`, 'model'],
         ['messages: model twice, once escaped', messages, `{"model":"${OTHER}","max_tokens":8,${turns},"mod\\u0065l":"${MODEL}"}`, 'model'],
@@ -29,6 +30,7 @@ t.test('duplicate top-level model or stream members → 400 on both surfaces', a
         ['chat: model twice', chat, `{"model":"${OTHER}",${turns},"model":"${MODEL}"}`, 'model'],
         ['chat: stream twice', chat, `{"model":"${MODEL}","stream":true,${turns},"stream":false}`, 'stream'],
         ['chat, large body: model twice', chat, `{"model":"${MODEL}",${largeTurns},"model":"${OTHER}"}`, 'model'],
+        ['chat, large body: top_p twice', chat, `{"model":"${MODEL}","top_p":1,${largeTurns},"top_p":0.1}`, 'top_p'],
       ];
       for (const [name, url, body, member] of cases) {
         const before = h.simulator.received.length;

@@ -4,6 +4,7 @@ import { bearerToken, identify } from '../../../src/admin/auth/actor.js';
 import type { ActorDeps } from '../../../src/admin/auth/actor.js';
 import type { SessionStore } from '../../../src/admin/auth/session-store.js';
 import { SignInThrottle } from '../../../src/admin/auth/throttle.js';
+import { AddressRanges } from '../../../src/lib/net/address-ranges.js';
 import type { UserStore } from '../../../src/stores/user-store.js';
 import { GatewayError } from '../../../src/dialects/errors/codes.js';
 
@@ -31,7 +32,7 @@ function requestWith(authorization: string, address = '192.0.2.1'): IncomingMess
 
 function depsWith(adminToken: string): ActorDeps {
   const unused = new Proxy({}, { get: () => () => Promise.reject(new Error('not expected')) });
-  return { adminToken, sessions: unused as SessionStore, users: unused as UserStore, throttle: new SignInThrottle(), trustedProxies: new Set() };
+  return { adminToken, sessions: unused as SessionStore, users: unused as UserStore, throttle: new SignInThrottle(), trustedProxies: AddressRanges.none };
 }
 
 t.test('a malformed Authorization is refused even if the admin token were empty', async (t) => {

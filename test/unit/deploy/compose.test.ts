@@ -135,7 +135,7 @@ t.test('HAProxy: /readyz checks over every gateway, out of rotation before the d
   t.ok(frontend.includes('option forwardfor'), 'the client address goes on in X-Forwarded-For');
   const lbNetworks = lb.networks as Record<string, { ipv4_address?: string } | null>;
   const lbAddress = Object.values(lbNetworks).find((n) => n?.ipv4_address !== undefined)?.ipv4_address;
-  for (const [name, config] of configs) t.same(config.rateLimits.trustedProxies, [lbAddress], `${name} believes HAProxy's X-Forwarded-For alone`);
+  for (const [name, config] of configs) t.same(config.rateLimits.trustedProxies.entries, [lbAddress], `${name} believes HAProxy's X-Forwarded-For alone`);
 });
 
 t.test('HAProxy accepts the configuration', async (t) => {

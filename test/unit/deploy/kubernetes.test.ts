@@ -61,6 +61,14 @@ t.test('settings from the ConfigMap, credentials from the Secret', async (t) => 
   t.ok((config.adminToken ?? '').length >= MIN_OPERATOR_SECRET_LENGTH, 'the example token is as long as serve requires');
 });
 
+t.test('X-Forwarded-For believed from the pod network the ingress controller runs in', async (t) => {
+  const trusted = config.rateLimits.trustedProxies;
+  t.notOk(trusted.isEmpty, 'GATEWAY_TRUSTED_PROXIES is set');
+  for (const pod of ['10.244.3.17', '10.42.0.9', '::ffff:10.244.3.17']) t.ok(trusted.has(pod), `an ingress pod at ${pod}`);
+  t.notOk(trusted.has('203.0.113.9'), 'a public client address is not a proxy');
+  t.match(repoText(`${KUBERNETES_DIR}/settings.env`), /Adjust it to your cluster's pod CIDR/, 'the file tells operators to adjust it');
+});
+
 t.test('ports and probes: the gateway\'s paths on its ports', async (t) => {
   t.equal(gateway.readinessProbe?.httpGet.path, '/readyz');
   t.equal(gateway.livenessProbe?.httpGet.path, '/healthz');

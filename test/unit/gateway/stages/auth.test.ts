@@ -7,6 +7,7 @@ import { GatewayError } from '../../../../src/dialects/errors/codes.js';
 import type { AuthResult, KeyCache } from '../../../../src/keys/key-cache.js';
 import { AuthThrottle } from '../../../../src/policy/ratelimit/auth-throttle.js';
 import type { GatewayConfig } from '../../../../src/config/config.js';
+import { AddressRanges } from '../../../../src/lib/net/address-ranges.js';
 import { principal, recordingMetrics, recordingNext, runtimeWith, stageContext } from './stage-context.js';
 
 const known = principal({ keyId: 'good' });
@@ -26,7 +27,7 @@ function build(opts: { store?: (raw: string | undefined) => AuthResult | Promise
     keys: keysWith(opts.store ?? (async () => ({ ok: false, reason: 'unknown' }))) as KeyCache,
     metrics,
     authThrottle: opts.throttle ?? null,
-    config: { rateLimits: { trustedProxies: [] } } as unknown as GatewayConfig,
+    config: { rateLimits: { trustedProxies: AddressRanges.none } } as unknown as GatewayConfig,
   });
   return { stage: authStage(rt, { acceptXApiKey: opts.acceptXApiKey ?? false }), metrics };
 }

@@ -61,7 +61,11 @@ t.test('two instances share the counters: 50 parallel requests never pass a hard
   const c = [charge(monthly(1), NOV)];
   const decisions = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? one : two).reserve(c, 0.03 * DOLLAR)));
   t.equal(decisions.filter((d) => d.allowed).length, 30, '$0.10 seeded + 30 × $0.03 = $1.00 fits, no more');
-  t.ok(seedAsks.length >= 1 && seedAsks.length <= 2, 'seeded once per instance at most (the first to get there sets it)');
+  // Concurrent first uses share one seeding per instance, but a request told "seed" after that seeding
+  // finished asks again (on a loaded machine it happens): harmless, the script keeps the counter the
+  // first seed created. What matters is that the counter was seeded and every ask was for this period.
+  t.ok(seedAsks.length >= 1, 'the counter was seeded from the store');
+  t.same(new Set(seedAsks), new Set([`customer:${c[0]!.window.name}`]), 'every seed asked for was this period\'s counter');
   const seen = await one.reserve(c, 0);
   t.equal(seen.spentBefore[0], DOLLAR);
 });
