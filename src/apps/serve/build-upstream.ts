@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import { Catalogue } from '../../catalog/catalogue.js';
 import { modelsFileSettings, type ModelsFileSettings } from '../../catalog/load-models-file.js';
 import { DEFAULT_MODELS } from '../../catalog/model.js';
-import type { GatewayConfig } from '../../config/config.js';
+import { PRODUCTION_NEEDS_UPSTREAM, type GatewayConfig } from '../../config/config.js';
+import { ConfigError } from '../../config/config-error.js';
 import { readModelsFile, type ModelsFile } from '../../config/models-file.js';
 import { chatToAnthropic } from '../../dialects/translators/chat-to-anthropic/translator.js';
 import { messagesToAnthropic } from '../../dialects/translators/messages-to-anthropic/translator.js';
@@ -35,6 +36,7 @@ export async function buildUpstream(config: GatewayConfig, givenSimulator: Simul
   // A models file listing providers is an upstream: the simulator would answer nothing, and the
   // gateway must not say it does (the x-gateway-upstream header, /readyz, the start-up warning).
   const simulated = config.upstreamBaseUrl === null && modelsFile?.providers === undefined;
+  if (config.production && config.upstreamApiKey === null && modelsFile?.providers === undefined) throw new ConfigError(PRODUCTION_NEEDS_UPSTREAM);
   const ownSimulator = simulated && givenSimulator === undefined;
   const simulator = givenSimulator ?? (ownSimulator ? await startSimulator({ port: 0, host: '127.0.0.1' }) : null);
   const baseUrl = config.upstreamBaseUrl ?? simulator?.url ?? null;

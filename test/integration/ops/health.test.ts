@@ -88,6 +88,22 @@ t.test('NODE_ENV=production refuses to start without an upstream credential', as
   t.throws(() => loadConfig({ NODE_ENV: 'production' }), /ANTHROPIC_API_KEY/);
 });
 
+t.test('NODE_ENV=production starts on the providers of a models file alone, and refuses a models file without them', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'mgw-production-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const settings = (modelsFile: string) => ({ NODE_ENV: 'production', DATABASE_URL: `file:${join(dir, 'g.db')}`, GATEWAY_ADMIN_TOKEN: 'x'.repeat(32), LOG_LEVEL: 'silent', GATEWAY_MODELS_FILE: modelsFile });
+  const withProviders = join(dir, 'providers.json');
+  writeFileSync(withProviders, JSON.stringify({ providers: [{ id: 'acct-a', type: 'anthropic', baseUrl: 'http://127.0.0.1:9', apiKeyEnv: 'PRODUCTION_TEST_KEY' }] }));
+  const config = loadConfig(settings(withProviders));
+  const built = await buildRuntime({ ...config, environment: (name) => (name === 'PRODUCTION_TEST_KEY' ? 'sk-acct-a' : undefined) });
+  t.equal(built.simulator, null, 'no simulator in production');
+  t.equal(built.runtime.simulated, false);
+  await built.close();
+  const withoutProviders = join(dir, 'models.json');
+  writeFileSync(withoutProviders, JSON.stringify({ models: [] }));
+  await t.rejects(buildRuntime(loadConfig(settings(withoutProviders))), /NODE_ENV=production needs ANTHROPIC_API_KEY or providers in GATEWAY_MODELS_FILE/);
+});
+
 t.test('the catalogue follows the provider models list, and keeps the last one when it fails', async (t) => {
   const extra = { type: 'model' as const, id: 'claude-new-model-9', display_name: 'New', created_at: '2026-11-01T00:00:00Z' };
   const h = await startHarness();
