@@ -12,6 +12,7 @@ import { apiSource, recordAudit } from '../audit/record-audit.js';
 import { keyCreated, keyRevoked } from '../audit/audit-changes.js';
 import { budgetStatus } from './budget-status.js';
 import { customerOr404 } from './customer-lookup.js';
+import { assertKeyBudgetWithinCustomer } from './key-budget-ceiling.js';
 import { keyLimitProblem } from './key-limits.js';
 import { optionalBudget, optionalPositiveInteger, optionalString, optionalStringList } from './input.js';
 import type { ApiRequest, ApiRoute } from './types.js';
@@ -79,6 +80,8 @@ async function createKey(deps: KeyDeps, req: ApiRequest) {
     const problem = keyLimitProblem(limits, customerLimitsOf(customer, customer.name, deps.customerDefaults));
     if (problem !== null) throw new GatewayError('forbidden', problem.message, { param: problem.param });
   }
+  const budget = optionalBudget(req.body, 'budget');
+  assertKeyBudgetWithinCustomer(req.actor, budget, customer.budget);
   try {
     const { record, key } = await deps.keyStore.createKey({
       customerId: customer.id,
@@ -86,7 +89,7 @@ async function createKey(deps: KeyDeps, req: ApiRequest) {
       expiresAt: optionalString(req.body, 'expiresAt', 64),
       allowedModels: allowed === null ? null : allowed.map((m) => catalogueId(deps.catalogue, m)),
       ...limits,
-      budget: optionalBudget(req.body, 'budget'),
+      budget,
       maxActiveKeys: deps.maxKeysPerCustomer,
     });
     await recordAudit(deps.audit, apiSource(req), keyCreated(record));
