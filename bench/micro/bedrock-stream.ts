@@ -11,6 +11,7 @@
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { BedrockStreamDecoder } from '../../src/providers/bedrock/event-stream-decoder.js';
 import type { MicroCase } from './harness.js';
+import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { RESULTS_FILE, writeSection } from '../results-file.js';
 import type { MicroResult } from './harness.js';
@@ -71,7 +72,7 @@ export function bedrockStreamSection(results: readonly MicroResult[], when: Date
   return [
     '## Bedrock event stream → the provider\'s SSE, per event (`bench/micro/bedrock-stream.ts`)',
     '',
-    `${when.toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}. A 200-token reply framed as Bedrock frames it, in 1400-byte chunks; ` +
+    `${when.toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores. A 200-token reply framed as Bedrock frames it, in 1400-byte chunks; ` +
       `${results.length} measurements in one process, each the median of its runs. Goal: at most ${BEDROCK_EVENT_GOAL_US} µs per event (CPU time: the machine is shared, and the wall time counts waiting for a core too).`,
     '',
     '| measurement | CPU time per event | wall time per event |',

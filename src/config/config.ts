@@ -148,6 +148,10 @@ export function maxKeysPerCustomerOf(env: Env = process.env): number {
   return integer(knownSettingsOnly(env), 'GATEWAY_MAX_KEYS_PER_CUSTOMER', 100, 0);
 }
 
+/** Production never falls back to the simulator. */
+export const PRODUCTION_NEEDS_UPSTREAM =
+  'NODE_ENV=production needs ANTHROPIC_API_KEY or providers in GATEWAY_MODELS_FILE: refusing to start without an upstream credential';
+
 export function loadConfig(processEnv: Env = process.env): GatewayConfig {
   // Every read below goes through the list of settings (setting-names.ts): a name it lacks throws.
   const env = knownSettingsOnly(processEnv);
@@ -157,8 +161,10 @@ export function loadConfig(processEnv: Env = process.env): GatewayConfig {
   const production = env.NODE_ENV === 'production';
   const upstreamBaseUrl =
     explicitBase === null && upstreamApiKey === null ? null : baseUrl(explicitBase ?? 'https://api.anthropic.com');
-  if (production && upstreamApiKey === null) {
-    throw new ConfigError('NODE_ENV=production needs ANTHROPIC_API_KEY: refusing to start without an upstream credential');
+  // A models file may name the providers instead (its credentials come from their own variables):
+  // whether it does is known once it is read (apps/serve/build-upstream.ts checks again then).
+  if (production && upstreamApiKey === null && text(env, 'GATEWAY_MODELS_FILE') === null) {
+    throw new ConfigError(PRODUCTION_NEEDS_UPSTREAM);
   }
   const port = integer(env, 'PORT', 8080);
   const host = text(env, 'HOST') ?? '0.0.0.0';

@@ -16,12 +16,15 @@ export interface ProvidersSource {
   readonly entries: readonly unknown[] | undefined;
   readonly path: string;
   readonly env: EnvLookup;
-  /** The provider of the environment, when the file lists none. */
-  readonly implicit: AnthropicSettings;
+  /** The provider of the environment, when the file lists none (null: the file lists them, none is built). */
+  readonly implicit: AnthropicSettings | null;
 }
 
 export async function buildProviders(source: ProvidersSource, options: UpstreamOptions): Promise<Provider[]> {
-  if (source.entries === undefined) return [createAnthropicProvider(ANTHROPIC_PROVIDER_ID, source.implicit, options)];
+  if (source.entries === undefined) {
+    if (source.implicit === null) throw new Error('buildProviders: no providers listed and no implicit provider');
+    return [createAnthropicProvider(ANTHROPIC_PROVIDER_ID, source.implicit, options)];
+  }
   if (source.entries.length === 0) throw new ConfigError(`${source.path}: "providers" is empty; list at least one, or leave it out`);
   const factories = source.entries.map((entry, i) => configure(entry, i, source));
   return Promise.all(factories.map(({ id, make }) => make(id, options)));

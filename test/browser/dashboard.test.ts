@@ -90,7 +90,7 @@ t.test('dashboard end to end in Chromium', { skip: typeof browser === 'string' ?
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'acme › API Keys' }).waitFor();
     const tabs = page.getByRole('navigation', { name: 'Customer' });
-    t.same(await tabs.getByRole('link').allTextContents(), ['API Keys', 'Usage'], 'a customer user has no Users tab');
+    t.same(await tabs.getByRole('link').allTextContents(), ['API Keys', 'Usage', 'Audit'], 'a customer user has no Users tab; its own Audit tab');
 
     await page.getByLabel('Name', { exact: true }).fill('laptop');
     t.match(await page.getByLabel(/Claude Opus 4\.7/).locator('xpath=..').textContent(), /no price: counted at \$0/, 'the model without a price is marked');

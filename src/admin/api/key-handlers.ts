@@ -28,10 +28,10 @@ export interface KeyDeps {
   customerDefaults: CustomerDefaults;
   /** What a budgeted key has spent in the current period. */
   usageStore: Pick<UsageStore, 'totals'>;
-  /** Active keys a customer may hold (GATEWAY_MAX_KEYS_PER_CUSTOMER); 0: no cap. */
-  maxKeysPerCustomer: number;
   /** The admin trail: every key created or revoked here is a row. */
   audit: AuditRecorder;
+  /** Active keys a customer may hold (GATEWAY_MAX_KEYS_PER_CUSTOMER); 0: no cap. */
+  maxKeysPerCustomer: number;
 }
 
 export function keyRoutes(deps: KeyDeps): ApiRoute[] {

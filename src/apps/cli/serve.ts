@@ -74,7 +74,7 @@ async function listenAll(m: GatewayModules, built: BuiltRuntime, gateway: Gatewa
 function announce(built: BuiltRuntime, { address, metricsListener }: Listening): void {
   const { runtime } = built;
   if (runtime.simulated) {
-    runtime.logger.warn('no ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL: answering from the built-in simulator (responses carry x-gateway-upstream: simulator)');
+    runtime.logger.warn('no ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL, and no providers in GATEWAY_MODELS_FILE: answering from the built-in simulator (responses carry x-gateway-upstream: simulator)');
   }
   if (built.adminTokenPath !== null) runtime.logger.info({ path: built.adminTokenPath }, 'admin token file (GATEWAY_ADMIN_TOKEN unset)');
   runtime.logger.info({ host: address.address, port: address.port, upstream: runtime.simulated ? 'simulator' : runtime.providers[0]!.client.origin }, 'model-gateway listening');

@@ -49,7 +49,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
   let reportStoreUp: (up: boolean) => void = () => {};
   const { stores, keys, usage } = await buildStores(config, logger, (up) => reportStoreUp(up));
   // A models file the gateway refuses ends the start: what was opened so far must not keep the process alive.
-  const { simulator, ownSimulator, modelsFile, fileSettings, providers, translators, catalogue } = await buildUpstream(config, overrides.simulator, logger).catch(
+  const { simulator, ownSimulator, simulated, modelsFile, fileSettings, providers, translators, catalogue } = await buildUpstream(config, overrides.simulator, logger).catch(
     async (err: unknown) => {
       await keys.close();
       await usage.close();
@@ -97,7 +97,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
     wallClock: overrides.wallClock ?? Date.now,
     authThrottle,
     fleetStore: shared?.store ?? null,
-    simulated: config.upstreamBaseUrl === null,
+    simulated,
     usage,
     stores,
     lifecycle: { draining: false, inFlight: 0 },

@@ -1,9 +1,11 @@
-// /healthz, /readyz (503 while draining), the built-in simulator mode, and the live models refresh.
+// /healthz, /readyz (503 while draining), the built-in simulator mode (and no such mode once a models
+// file lists providers), and the live models refresh.
 import t from 'tap';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildRuntime } from '../../../src/apps/serve/build-runtime.js';
+import { startSimulator } from '../../../src/apps/simulator/index.js';
 import { loadConfig } from '../../../src/config/config.js';
 import { createGateway } from '../../../src/gateway/create-gateway.js';
 import { createHttpServer, listen } from '../../../src/gateway/server.js';
@@ -52,8 +54,54 @@ t.test('with no upstream configured, serve answers from the built-in simulator a
   t.equal(res.json().object, 'chat.completion');
 });
 
+t.test('a models file listing providers is the upstream: no built-in simulator, and nothing says there is one', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'mgw-providers-'));
+  const upstream = await startSimulator({ port: 0, host: '127.0.0.1', apiKey: 'sk-acct-a', record: true });
+  const modelsFile = join(dir, 'models.json');
+  writeFileSync(modelsFile, JSON.stringify({ providers: [{ id: 'acct-a', type: 'anthropic', baseUrl: upstream.url, apiKeyEnv: 'HEALTH_TEST_KEY' }] }));
+  const config = loadConfig({ DATABASE_URL: `file:${join(dir, 'g.db')}`, GATEWAY_ADMIN_TOKEN: 'x'.repeat(32), LOG_LEVEL: 'silent', GATEWAY_MODELS_FILE: modelsFile });
+  t.equal(config.upstreamBaseUrl, null, 'no ANTHROPIC_BASE_URL or ANTHROPIC_API_KEY');
+  const built = await buildRuntime({ ...config, environment: (name) => (name === 'HEALTH_TEST_KEY' ? 'sk-acct-a' : undefined) });
+  const server = createHttpServer(createGateway(built.runtime), config.limits);
+  const { port } = await listen(server, 0, '127.0.0.1');
+  t.teardown(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+    await built.close();
+    await upstream.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  t.equal(built.simulator, null, 'no simulator started in-process');
+  t.equal(built.runtime.simulated, false);
+  const { key } = await built.stores.keys.createKey({ customerName: 'demo' });
+  const res = await call(`http://127.0.0.1:${port}/gateway/openai/v1/chat/completions`, {
+    body: JSON.stringify({ model: 'claude-haiku-4-5-20251001', messages: [{ role: 'user', content: 'hi' }] }),
+    headers: bearer(key),
+  });
+  t.equal(res.status, 200, res.text);
+  t.equal(res.headers['x-gateway-upstream'], undefined, 'not marked as answered by the simulator');
+  t.equal(upstream.received.filter((r) => r.url === '/v1/messages').length, 1, 'the provider of the file answered');
+  t.equal((await call(`http://127.0.0.1:${port}/readyz`)).json().upstream, 'configured');
+});
+
 t.test('NODE_ENV=production refuses to start without an upstream credential', async (t) => {
   t.throws(() => loadConfig({ NODE_ENV: 'production' }), /ANTHROPIC_API_KEY/);
+});
+
+t.test('NODE_ENV=production starts on the providers of a models file alone, and refuses a models file without them', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'mgw-production-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const settings = (modelsFile: string) => ({ NODE_ENV: 'production', DATABASE_URL: `file:${join(dir, 'g.db')}`, GATEWAY_ADMIN_TOKEN: 'x'.repeat(32), LOG_LEVEL: 'silent', GATEWAY_MODELS_FILE: modelsFile });
+  const withProviders = join(dir, 'providers.json');
+  writeFileSync(withProviders, JSON.stringify({ providers: [{ id: 'acct-a', type: 'anthropic', baseUrl: 'http://127.0.0.1:9', apiKeyEnv: 'PRODUCTION_TEST_KEY' }] }));
+  const config = loadConfig(settings(withProviders));
+  const built = await buildRuntime({ ...config, environment: (name) => (name === 'PRODUCTION_TEST_KEY' ? 'sk-acct-a' : undefined) });
+  t.equal(built.simulator, null, 'no simulator in production');
+  t.equal(built.runtime.simulated, false);
+  await built.close();
+  const withoutProviders = join(dir, 'models.json');
+  writeFileSync(withoutProviders, JSON.stringify({ models: [] }));
+  await t.rejects(buildRuntime(loadConfig(settings(withoutProviders))), /NODE_ENV=production needs ANTHROPIC_API_KEY or providers in GATEWAY_MODELS_FILE/);
 });
 
 t.test('the catalogue follows the provider models list, and keeps the last one when it fails', async (t) => {

@@ -3,6 +3,7 @@
 import { api, ApiError, setCsrfToken, whenSignedOut } from './api.js';
 import { byId, notice, replace } from './dom.js';
 import { renderTopbar } from './layout.js';
+import { auditPage } from './page-audit.js';
 import { customersPage } from './page-customers.js';
 import { keysPage } from './page-keys.js';
 import { passwordPage } from './page-password.js';
@@ -24,6 +25,8 @@ const PAGES = [
   [/^\/customers\/([^/]+)\/keys$/, ['customerId'], keysPage],
   [/^\/customers\/([^/]+)\/usage$/, ['customerId'], usagePage],
   [/^\/customers\/([^/]+)\/users$/, ['customerId'], usersPage],
+  [/^\/customers\/([^/]+)\/audit$/, ['customerId'], auditPage],
+  [/^\/audit$/, [], auditPage],
   [/^\/routes$/, [], routesPage],
   [/^\/account\/password$/, [], passwordPage],
 ];

@@ -15,7 +15,7 @@ export function renderTopbar(me, onSignOut) {
   replace(
     bar,
     h('a', { class: 'brand', href: '/dashboard' }, h('img', { src: '/dashboard/assets/favicon.svg', alt: '', width: 24, height: 24 }), 'model-gateway'),
-    me.role === 'operator' ? h('nav', { 'aria-label': 'Main' }, h('a', { href: '/dashboard/customers' }, 'Customers'), h('a', { href: '/dashboard/routes' }, 'Routes')) : null,
+    me.role === 'operator' ? h('nav', { 'aria-label': 'Main' }, h('a', { href: '/dashboard/customers' }, 'Customers'), h('a', { href: '/dashboard/routes' }, 'Routes'), h('a', { href: '/dashboard/audit' }, 'Audit')) : null,
     h('span', { class: 'who' }, who),
     me.role === 'customer' ? h('nav', { 'aria-label': 'Account' }, h('a', { href: '/dashboard/account/password' }, 'Change password')) : null,
     h('button', { type: 'button', class: 'secondary', onclick: onSignOut }, 'Sign out'),
@@ -27,16 +27,17 @@ export function renderTopbar(me, onSignOut) {
  * warning once 80% of the customer's budget is spent.
  * @param {import('./app.js').PageContext} ctx
  * @param {{ id: string, name: string, budgetStatus?: any }} customer
- * @param {'keys' | 'usage' | 'users'} current
+ * @param {'keys' | 'usage' | 'users' | 'audit'} current
  * @param {string} title
  */
 export function customerHeader(ctx, customer, current, title) {
   const base = `/dashboard/customers/${encodeURIComponent(customer.id)}`;
-  const tabs = /** @type {Array<['keys' | 'usage' | 'users', string]>} */ ([
+  const tabs = /** @type {Array<['keys' | 'usage' | 'users' | 'audit', string]>} */ ([
     ['keys', 'API Keys'],
     ['usage', 'Usage'],
   ]);
   if (ctx.me.role === 'operator') tabs.push(['users', 'Users']);
+  tabs.push(['audit', 'Audit']);
   return h(
     'div',
     { class: 'page-head' },
