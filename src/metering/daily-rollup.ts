@@ -1,8 +1,8 @@
 // Sums a batch of usage records per day, customer, key, model and provider: the increments a batch makes to the
 // daily rollup table, so a batch of hundreds of requests from a few keys costs a few upserts.
-import { dayOf, type UsageRecord, type UsageTotals } from './usage-store.js';
+import { dayOf, type InvoiceDetail, type UsageRecord, type UsageTotals } from './usage-store.js';
 
-export interface DailyIncrement extends UsageTotals {
+export interface DailyIncrement extends UsageTotals, InvoiceDetail {
   day: string;
   /** '' for a request without a customer (or key): the rollup's key columns are never null. */
   customerId: string;
@@ -23,7 +23,7 @@ export function dailyIncrements(rows: readonly UsageRecord[]): DailyIncrement[] 
     const group = `${day}\n${customerId}\n${keyId}\n${r.model}\n${provider}`;
     let sum = groups.get(group);
     if (sum === undefined) {
-      sum = { day, customerId, keyId, model: r.model, provider, requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costNanoUsd: 0n };
+      sum = { day, customerId, keyId, model: r.model, provider, requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0, webSearches: 0, costNanoUsd: 0n };
       groups.set(group, sum);
     }
     sum.requests++;
@@ -32,6 +32,8 @@ export function dailyIncrements(rows: readonly UsageRecord[]): DailyIncrement[] 
     sum.outputTokens += r.outputTokens;
     sum.cacheReadTokens += r.cacheReadTokens;
     sum.cacheWriteTokens += r.cacheWriteTokens;
+    sum.cacheWrite1hTokens += r.cacheWrite1hTokens ?? 0;
+    sum.webSearches += r.webSearches ?? 0;
     sum.costNanoUsd += BigInt(r.costNanoUsd);
   }
   return [...groups.values()];

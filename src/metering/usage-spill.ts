@@ -206,6 +206,8 @@ export function parseRow(line: string): UsageRecord | null {
     count(r.outputTokens) &&
     count(r.cacheReadTokens) &&
     count(r.cacheWriteTokens) &&
+    (r.cacheWrite1hTokens === undefined || count(r.cacheWrite1hTokens)) &&
+    (r.webSearches === undefined || count(r.webSearches)) &&
     count(r.costNanoUsd) &&
     typeof r.status === 'number' && Number.isInteger(r.status) && r.status >= 100 && r.status <= 599 &&
     typeof r.durationMs === 'number' && Number.isFinite(r.durationMs) && r.durationMs >= 0 &&

@@ -19,6 +19,10 @@ export interface UsageRecord {
   status: number;
   durationMs: number;
   outcome: string;
+  /** Of cacheWriteTokens, those written for 1 hour (priced apart); absent: 0 (rows from before they were recorded). */
+  cacheWrite1hTokens?: number;
+  /** Server tool uses billed per use (web searches); absent: 0. */
+  webSearches?: number;
   /** True when the gateway estimated the tokens (a cancelled stream whose final usage never came); absent: false. */
   estimated?: boolean;
 }
@@ -48,8 +52,14 @@ export function emptyTotals(): UsageTotals {
   return { requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costNanoUsd: 0n };
 }
 
+/** What an invoice prices apart, per row of the export: 1-hour cache writes (within cacheWriteTokens) and web searches. */
+export interface InvoiceDetail {
+  cacheWrite1hTokens: number;
+  webSearches: number;
+}
+
 /** One group: a day, a customer (null for requests without a valid key), a model, a provider. */
-export interface UsageRow extends UsageTotals {
+export interface UsageRow extends UsageTotals, InvoiceDetail {
   day: string;
   customerId: string | null;
   customerName: string | null;

@@ -209,6 +209,20 @@ export function usageStoreContract(t: Test, open: UsageStoreFactory, opts: Usage
     t.equal((await store.totals({ customerId: 'cus_a' })).requests, 5, 'the totals count every provider');
   });
 
+  t.test('1-hour cache writes and web searches are summed per row, as the invoice export shows them', async (t) => {
+    const { usage: store } = await open(t);
+    const at = Date.parse('2030-06-01T10:00:00Z');
+    await store.insertBatch([
+      usageRecord({ requestId: 'req_i1', customerId: 'cus_i', at, cacheWriteTokens: 3000, cacheWrite1hTokens: 1000, webSearches: 2 }),
+      usageRecord({ requestId: 'req_i2', customerId: 'cus_i', at, cacheWriteTokens: 500, cacheWrite1hTokens: 500 }),
+      // A record from before these were recorded (a spill file written by an older build): counted as 0.
+      usageRecord({ requestId: 'req_i3', customerId: 'cus_i', at, cacheWriteTokens: 7 }),
+    ]);
+    await store.insertBatch([usageRecord({ requestId: 'req_i4', customerId: 'cus_i', at, webSearches: 5 })]);
+    const rows = await store.query({ customerId: 'cus_i' });
+    t.same(rows.map((r) => [r.requests, r.cacheWriteTokens, r.cacheWrite1hTokens, r.webSearches]), [[4, 3511, 1500, 7]]);
+  });
+
   t.test('a batch written again is stored and counted once', { skip: !opts.idempotentRetries && 'this store does not deduplicate request ids yet' }, async (t) => {
     const { usage: store } = await open(t);
     const batch = [

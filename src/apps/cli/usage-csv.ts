@@ -1,7 +1,9 @@
 // `model-gateway usage --format csv`: the invoicing export, one row per day, customer, model and provider, oldest
 // day first, cost as an exact USD decimal string. RFC 4180: CRLF line ends, fields with a comma, quote
 // or line break quoted; a name that a spreadsheet would read as a formula starts with a quote.
-// No totals row, so a spreadsheet or billing import can sum the rows itself.
+// No totals row, so a spreadsheet or billing import can sum the rows itself. What is priced apart is in
+// columns of its own, so each row's cost can be checked against the price list: cache_write_1h_tokens
+// (the part of cache_write_tokens written for 1 hour) and web_searches (server tool uses, per use).
 import type { UsageRow } from '../../metering/usage-store.js';
 import { formatUsd } from '../../metering/cost.js';
 
@@ -17,6 +19,8 @@ export const USAGE_CSV_HEADER = [
   'output_tokens',
   'cache_read_tokens',
   'cache_write_tokens',
+  'cache_write_1h_tokens',
+  'web_searches',
   'cost_usd',
 ] as const;
 
@@ -39,6 +43,8 @@ export function usageCsv(rows: readonly UsageRow[]): string {
         r.outputTokens,
         r.cacheReadTokens,
         r.cacheWriteTokens,
+        r.cacheWrite1hTokens,
+        r.webSearches,
         formatUsd(r.costNanoUsd),
       ]
         .map(csvField)

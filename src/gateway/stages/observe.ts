@@ -60,6 +60,8 @@ export function observeStage(rt: Runtime): Stage {
           outputTokens: ctx.usage.output,
           cacheReadTokens: ctx.usage.cacheRead,
           cacheWriteTokens: ctx.usage.cacheWrite,
+          cacheWrite1hTokens: ctx.usage.cacheWrite1h ?? 0,
+          webSearches: ctx.usage.webSearches ?? 0,
           costNanoUsd: cost.nanoUsd,
           status,
           durationMs: Math.round(durationMs),

@@ -17,6 +17,10 @@ const SUMS = `coalesce(sum(u.requests), 0)::float8 AS requests,
   coalesce(sum(u.cache_write_tokens), 0)::float8 AS "cacheWriteTokens",
   coalesce(sum(u.cost_nano_usd), 0)::text AS "costNanoUsd"`;
 
+/** What the export prices apart, per row (migration 010). */
+const INVOICE_DETAIL = `coalesce(sum(u.cache_write_1h_tokens), 0)::float8 AS "cacheWrite1hTokens",
+  coalesce(sum(u.web_searches), 0)::float8 AS "webSearches"`;
+
 /** Builds the WHERE clause from the filters that are set; values are always bound, never spliced in. */
 function where(q: UsageQuery): { sql: string; params: string[] } {
   for (const [label, day] of [['since', q.since], ['until', q.until]] as const) {
@@ -44,25 +48,27 @@ function where(q: UsageQuery): { sql: string; params: string[] } {
 // (bench/tools/stores-cpu.ts). The day is the request's UTC date, as dayOf() files it; the rows go in the
 // batch's order (a set-returning function keeps its input's), which orderedUniqueRecords fixed.
 const INSERT_RECORDS = `INSERT INTO usage_records (request_id, day, at, customer_id, key_id, model, provider, surface, input_tokens,
-    output_tokens, cache_read_tokens, cache_write_tokens, status, duration_ms, outcome, cost_nano_usd, estimated)
+    output_tokens, cache_read_tokens, cache_write_tokens, status, duration_ms, outcome, cost_nano_usd, estimated, cache_write_1h_tokens,
+    web_searches)
   SELECT r."requestId", (to_timestamp(r.at / 1000.0) AT TIME ZONE 'UTC')::date, to_timestamp(r.at / 1000.0), r."customerId",
     r."keyId", r.model, r.provider, r.surface, r."inputTokens", r."outputTokens", r."cacheReadTokens", r."cacheWriteTokens", r.status,
-    round(r."durationMs")::integer, r.outcome, r."costNanoUsd", coalesce(r.estimated, false)
+    round(r."durationMs")::integer, r.outcome, r."costNanoUsd", coalesce(r.estimated, false), coalesce(r."cacheWrite1hTokens", 0),
+    coalesce(r."webSearches", 0)
   FROM json_to_recordset($1::json) AS r("requestId" text, at float8, "customerId" text, "keyId" text,
     model text, provider text, surface text, "inputTokens" bigint, "outputTokens" bigint, "cacheReadTokens" bigint, "cacheWriteTokens" bigint,
-    status integer, "durationMs" float8, outcome text, "costNanoUsd" bigint, estimated boolean)
+    status integer, "durationMs" float8, outcome text, "costNanoUsd" bigint, estimated boolean, "cacheWrite1hTokens" bigint, "webSearches" bigint)
   ON CONFLICT (request_id, day) DO NOTHING
   RETURNING request_id, to_char(day, 'YYYY-MM-DD') AS day`;
 
 // WITH ORDINALITY ... ORDER BY: the rows are upserted, and so locked, in the order they were sorted in.
 const ADD_TO_DAYS = `INSERT INTO usage_daily (day, customer_id, key_id, model, provider, requests, errors, input_tokens, output_tokens,
-    cache_read_tokens, cache_write_tokens, cost_nano_usd)
+    cache_read_tokens, cache_write_tokens, cost_nano_usd, cache_write_1h_tokens, web_searches)
   SELECT day, customer_id, key_id, model, provider, requests, errors, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,
-    cost_nano_usd
+    cost_nano_usd, cache_write_1h_tokens, web_searches
   FROM unnest($1::date[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[],
-    $10::bigint[], $11::bigint[], $12::bigint[])
+    $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], $14::bigint[])
     WITH ORDINALITY AS i(day, customer_id, key_id, model, provider, requests, errors, input_tokens, output_tokens,
-      cache_read_tokens, cache_write_tokens, cost_nano_usd, n)
+      cache_read_tokens, cache_write_tokens, cost_nano_usd, cache_write_1h_tokens, web_searches, n)
   ORDER BY n
   ON CONFLICT (day, customer_id, key_id, model, provider) DO UPDATE SET
     requests = usage_daily.requests + excluded.requests,
@@ -71,7 +77,9 @@ const ADD_TO_DAYS = `INSERT INTO usage_daily (day, customer_id, key_id, model, p
     output_tokens = usage_daily.output_tokens + excluded.output_tokens,
     cache_read_tokens = usage_daily.cache_read_tokens + excluded.cache_read_tokens,
     cache_write_tokens = usage_daily.cache_write_tokens + excluded.cache_write_tokens,
-    cost_nano_usd = usage_daily.cost_nano_usd + excluded.cost_nano_usd`;
+    cost_nano_usd = usage_daily.cost_nano_usd + excluded.cost_nano_usd,
+    cache_write_1h_tokens = usage_daily.cache_write_1h_tokens + excluded.cache_write_1h_tokens,
+    web_searches = usage_daily.web_searches + excluded.web_searches`;
 
 export class PostgresUsageStore implements UsageStore {
   /** Months whose partition this process has made sure of; a new month costs one extra call. */
@@ -105,6 +113,8 @@ export class PostgresUsageStore implements UsageStore {
         field('cacheReadTokens'),
         field('cacheWriteTokens'),
         field('costNanoUsd'),
+        field('cacheWrite1hTokens'),
+        field('webSearches'),
       ]);
     });
   }
@@ -113,7 +123,7 @@ export class PostgresUsageStore implements UsageStore {
     const w = where(q);
     const { rows } = await this.pool.query<StoredSums<UsageRow>>(
       `SELECT to_char(u.day, 'YYYY-MM-DD') AS day, nullif(u.customer_id, '') AS "customerId", c.name AS "customerName",
-         u.model AS model, nullif(u.provider, '') AS provider, ${SUMS}
+         u.model AS model, nullif(u.provider, '') AS provider, ${SUMS}, ${INVOICE_DETAIL}
        FROM usage_daily u LEFT JOIN customers c ON c.id = u.customer_id
        ${w.sql}
        GROUP BY u.day, u.customer_id, c.name, u.model, u.provider

@@ -14,6 +14,10 @@ const SUMS = `coalesce(sum(u.requests), 0) AS requests,
   coalesce(sum(u.cache_write_tokens), 0) AS cacheWriteTokens,
   CAST(coalesce(sum(u.cost_nano_usd), 0) AS TEXT) AS costNanoUsd`;
 
+/** What the export prices apart, per row (migration 010). */
+const INVOICE_DETAIL = `coalesce(sum(u.cache_write_1h_tokens), 0) AS cacheWrite1hTokens,
+  coalesce(sum(u.web_searches), 0) AS webSearches`;
+
 /** Builds the WHERE clause from the filters that are set; values are always bound, never spliced in. */
 function where(q: UsageQuery): { sql: string; params: string[] } {
   for (const [label, day] of [['since', q.since], ['until', q.until]] as const) {
@@ -41,13 +45,14 @@ export class SqliteUsageStore implements UsageStore {
   constructor(private readonly db: Db) {
     this.insert = db.prepare(
       `INSERT INTO usage_records (at, day, request_id, customer_id, key_id, model, provider, surface, input_tokens,
-         output_tokens, cache_read_tokens, cache_write_tokens, cost_nano_usd, status, duration_ms, outcome, estimated)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         output_tokens, cache_read_tokens, cache_write_tokens, cost_nano_usd, status, duration_ms, outcome, estimated,
+         cache_write_1h_tokens, web_searches)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.addToDay = db.prepare(
       `INSERT INTO usage_daily (day, customer_id, key_id, model, provider, requests, errors, input_tokens, output_tokens,
-         cache_read_tokens, cache_write_tokens, cost_nano_usd)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         cache_read_tokens, cache_write_tokens, cost_nano_usd, cache_write_1h_tokens, web_searches)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (day, customer_id, key_id, model, provider) DO UPDATE SET
          requests = requests + excluded.requests,
          errors = errors + excluded.errors,
@@ -55,7 +60,9 @@ export class SqliteUsageStore implements UsageStore {
          output_tokens = output_tokens + excluded.output_tokens,
          cache_read_tokens = cache_read_tokens + excluded.cache_read_tokens,
          cache_write_tokens = cache_write_tokens + excluded.cache_write_tokens,
-         cost_nano_usd = cost_nano_usd + excluded.cost_nano_usd`,
+         cost_nano_usd = cost_nano_usd + excluded.cost_nano_usd,
+         cache_write_1h_tokens = cache_write_1h_tokens + excluded.cache_write_1h_tokens,
+         web_searches = web_searches + excluded.web_searches`,
     );
   }
 
@@ -86,10 +93,12 @@ export class SqliteUsageStore implements UsageStore {
           Math.round(r.durationMs),
           r.outcome,
           r.estimated === true ? 1 : 0,
+          r.cacheWrite1hTokens ?? 0,
+          r.webSearches ?? 0,
         );
       }
       for (const d of dailyIncrements(rows)) {
-        this.addToDay.run(d.day, d.customerId, d.keyId, d.model, d.provider, d.requests, d.errors, d.inputTokens, d.outputTokens, d.cacheReadTokens, d.cacheWriteTokens, d.costNanoUsd);
+        this.addToDay.run(d.day, d.customerId, d.keyId, d.model, d.provider, d.requests, d.errors, d.inputTokens, d.outputTokens, d.cacheReadTokens, d.cacheWriteTokens, d.costNanoUsd, d.cacheWrite1hTokens, d.webSearches);
       }
     })();
   }
@@ -99,7 +108,7 @@ export class SqliteUsageStore implements UsageStore {
     return (this.db
       .prepare(
         `SELECT u.day AS day, nullif(u.customer_id, '') AS customerId, c.name AS customerName, u.model AS model,
-           nullif(u.provider, '') AS provider, ${SUMS}
+           nullif(u.provider, '') AS provider, ${SUMS}, ${INVOICE_DETAIL}
          FROM usage_daily u LEFT JOIN customers c ON c.id = u.customer_id
          ${w.sql}
          GROUP BY u.day, u.customer_id, u.model, u.provider

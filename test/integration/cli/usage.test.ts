@@ -50,7 +50,7 @@ t.test('usage shows what each customer spent: exact cost in the table, --json an
     usageRecord({ ...by(acme), requestId: 'r1', at: day2, costNanoUsd: 100_000_000 }),
     usageRecord({ ...by(acme), requestId: 'r2', at: day2, costNanoUsd: 200_000_000 }),
     usageRecord({ ...by(acme), requestId: 'r3', at: day1, model: 'claude-opus-4-7', costNanoUsd: 1 }),
-    usageRecord({ ...by(quoted), requestId: 'r4', at: day1, costNanoUsd: 6_250_000_000, provider: 'anthropic-eu' }),
+    usageRecord({ ...by(quoted), requestId: 'r4', at: day1, costNanoUsd: 6_250_000_000, provider: 'anthropic-eu', cacheWrite1hTokens: 2, webSearches: 3 }),
     usageRecord({ requestId: 'r5', at: day1, provider: null, status: 401, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costNanoUsd: 0 }),
   ]);
 
@@ -77,11 +77,11 @@ t.test('usage shows what each customer spent: exact cost in the table, --json an
   t.equal(
     csv.stdout,
     [
-      'day,customer_id,customer,model,provider,requests,errors,input_tokens,output_tokens,cache_read_tokens,cache_write_tokens,cost_usd',
-      '2030-03-01,,,claude-haiku-4-5-20251001,,1,1,0,0,0,0,0.00',
-      `2030-03-01,${quoted.customerId},"Smith, ""Jones"" & Co",claude-haiku-4-5-20251001,anthropic-eu,1,0,10,20,3,4,6.25`,
-      `2030-03-01,${acme.customerId},acme,claude-opus-4-7,anthropic,1,0,10,20,3,4,0.000000001`,
-      `2030-03-02,${acme.customerId},acme,claude-haiku-4-5-20251001,anthropic,2,0,20,40,6,8,0.30`,
+      'day,customer_id,customer,model,provider,requests,errors,input_tokens,output_tokens,cache_read_tokens,cache_write_tokens,cache_write_1h_tokens,web_searches,cost_usd',
+      '2030-03-01,,,claude-haiku-4-5-20251001,,1,1,0,0,0,0,0,0,0.00',
+      `2030-03-01,${quoted.customerId},"Smith, ""Jones"" & Co",claude-haiku-4-5-20251001,anthropic-eu,1,0,10,20,3,4,2,3,6.25`,
+      `2030-03-01,${acme.customerId},acme,claude-opus-4-7,anthropic,1,0,10,20,3,4,0,0,0.000000001`,
+      `2030-03-02,${acme.customerId},acme,claude-haiku-4-5-20251001,anthropic,2,0,20,40,6,8,0,0,0.30`,
       '',
     ].join('\r\n'),
   );

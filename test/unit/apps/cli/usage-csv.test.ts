@@ -16,6 +16,8 @@ function row(customerName: string, day = '2026-11-01'): UsageRow {
     outputTokens: 20,
     cacheReadTokens: 0,
     cacheWriteTokens: 0,
+    cacheWrite1hTokens: 0,
+    webSearches: 0,
     costNanoUsd: 330_000n,
   };
 }
@@ -43,7 +45,7 @@ for (const [name, cell] of cases) {
   t.test(`customer ${JSON.stringify(name)}`, async (t) => {
     const lines = usageCsv([row(name)]).split('\r\n');
     t.equal(lines.length, 3, 'header, one row, the final line end');
-    t.equal(lines[1], `2026-11-01,cus_1,${cell},claude-sonnet-4-6,anthropic-a,1,0,10,20,0,0,0.00033`);
+    t.equal(lines[1], `2026-11-01,cus_1,${cell},claude-sonnet-4-6,anthropic-a,1,0,10,20,0,0,0,0,0.00033`);
   });
 }
 
@@ -51,4 +53,10 @@ t.test('oldest day first', async (t) => {
   const lines = usageCsv([row('b', '2026-11-02'), row('a', '2026-11-01')]).split('\r\n');
   t.match(lines[1], /^2026-11-01,/);
   t.match(lines[2], /^2026-11-02,/);
+});
+
+t.test('1-hour cache writes and web searches in columns of their own, so each row can be checked', async (t) => {
+  const lines = usageCsv([{ ...row('acme'), cacheWriteTokens: 3000, cacheWrite1hTokens: 1000, webSearches: 7, costNanoUsd: 89_250_000n }]).split('\r\n');
+  t.equal(lines[0], 'day,customer_id,customer,model,provider,requests,errors,input_tokens,output_tokens,cache_read_tokens,cache_write_tokens,cache_write_1h_tokens,web_searches,cost_usd');
+  t.equal(lines[1], '2026-11-01,cus_1,acme,claude-sonnet-4-6,anthropic-a,1,0,10,20,0,3000,1000,7,0.08925');
 });
