@@ -92,6 +92,11 @@ export interface StreamTranslation {
   readonly complete: boolean;
   readonly firstTokenSeen: boolean;
   readonly usage: TokenUsage | null;
+  /**
+   * Output tokens relayed so far, estimated from the text, thinking and tool-argument deltas the
+   * stream's parser saw (metering/relayed-output.ts): what a stream the client left is metered at least at.
+   */
+  readonly relayedTokens: number;
   /** The answer's id, model and finish reason, as far as the stream has told them. */
   readonly answer: AnswerFacts;
   readonly warnings: readonly TranslationWarning[];

@@ -4,7 +4,7 @@
 // framing of their own), anything else is read whole and answered at once. Usage and translation
 // warnings go to the context for metering.
 import { parsedBody, type RequestContext } from '../context.js';
-import { cancelledUsage, RelayedOutput } from '../../metering/relayed-output.js';
+import { cancelledUsage } from '../../metering/relayed-output.js';
 import { inputEstimate } from '../../policy/budgets/budget-rules.js';
 import type { ClientDialect, ResponseMeta, StreamTranslation } from '../../dialects/translators/translator.js';
 import type { StreamDecoder } from '../../providers/provider.js';
@@ -67,9 +67,7 @@ function responseMeta(ctx: RequestContext): ResponseMeta {
 async function relayStream(ctx: RequestContext, stream: AnswerStream, translation: StreamTranslation, decoder: StreamDecoder | null): Promise<void> {
   const { res } = ctx;
   res.writeHead(200, ctx.headers);
-  const relayed = new RelayedOutput();
   const chunk = (bytes: Buffer): string | Buffer => {
-    relayed.push(bytes);
     const out = translation.chunk(bytes);
     if (ctx.firstTokenAt === null && translation.firstTokenSeen) ctx.firstTokenAt = performance.now();
     return out;
@@ -89,8 +87,9 @@ async function relayStream(ctx: RequestContext, stream: AnswerStream, translatio
   if (result.end === 'client_gone') {
     ctx.outcome = 'client_cancelled';
     // The final usage may never have come: metered at least at what the client received (finding N3).
-    if (translation.usage === null || translation.usage.output < relayed.tokens) {
-      const metered = cancelledUsage(translation.usage, relayed.tokens, inputEstimate(parsedBody(ctx), ctx.body?.length ?? 0));
+    const relayedTokens = translation.relayedTokens;
+    if (translation.usage === null || translation.usage.output < relayedTokens) {
+      const metered = cancelledUsage(translation.usage, relayedTokens, inputEstimate(parsedBody(ctx), ctx.body?.length ?? 0));
       keepUsage(ctx, metered.usage);
       ctx.usageEstimated = metered.estimated;
     }

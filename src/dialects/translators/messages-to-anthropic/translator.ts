@@ -93,6 +93,10 @@ class PassThroughStream implements StreamTranslation {
     return this.observer.usage;
   }
 
+  get relayedTokens(): number {
+    return this.observer.relayed.tokens;
+  }
+
   get answer(): AnswerFacts {
     return this.observer.answer;
   }
