@@ -30,7 +30,7 @@ t.test('the bench runs every scenario and phase against the three targets and wr
     }
     if (STREAMED.has(s.name)) t.ok(s.targets.gateway.ttftMs !== null, `${s.name}: time to first token measured`);
   }
-  t.same(results.latency.map((l) => [l.scenario, l.measure]), [['messages', 'latency'], ['chat', 'latency'], ['messages-stream', 'ttft'], ['chat-stream', 'ttft']]);
+  t.same(results.latency.map((l) => [l.scenario, l.measure]), [['messages', 'latency'], ['messages-stream', 'ttft'], ['chat', 'latency'], ['chat-stream', 'ttft']]);
   t.equal(results.streams.length, 2);
   for (const s of results.streams) t.equal(s.gatewayHeld, 20, `${s.scenario}: the gateway held every stream`);
   t.ok(results.memory !== null && results.memory.requests >= 200, 'the memory phase sent its requests');
