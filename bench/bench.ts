@@ -30,7 +30,7 @@ export async function runBench(opts: BenchOptions, log: (line: string) => void):
     const scenarios = has('scenarios') ? await runScenarioPhase(p, chosen, { ...opts, log }) : [];
     const mix = named('chat-1mib-mix')[0];
     const pool = has('pool') && mix !== undefined ? await runPoolPhase(p, mix, { ...opts, threads: opts.poolThreads, log }) : null;
-    const latency = has('latency') ? await runLatencyPhase(p, named('messages', 'chat'), { ...opts, log }) : [];
+    const latency = has('latency') ? await runLatencyPhase(p, named('messages', 'chat', 'messages-stream', 'chat-stream'), { ...opts, log }) : [];
     const streams = has('streams') ? await runStreamsPhase(p, named('messages-stream', 'chat-stream'), { streams: opts.openStreams, holdSec: opts.holdSec, log }) : [];
     const memory = has('memory') ? await runMemoryPhase(p, chosen, { requests: opts.memoryRequests, connections: opts.connections, log }) : null;
     const micro = has('micro') ? await runMicroPhase(opts.durationSec < 2) : [];

@@ -19,13 +19,20 @@ export interface ProcessStats {
   inFlightPeak: number;
 }
 
+/** What the bench changes in its simulator between phases and scenarios (the simulator's own option names). */
+export interface SimulatorSettings {
+  tokensPerSecond?: number;
+  /** null: the simulator's default (back-to-back 16 KiB writes). */
+  streamChunkBytes?: number | null;
+}
+
 export type ChildCommand =
   | { id: number; op: 'reset' }
   | { id: number; op: 'stats' }
   /** Full GC (children run with --expose-gc), then stats: for the flat-memory check. */
   | { id: number; op: 'gc' }
-  /** Simulator only: change pacing (tokens per second) for the open-streams phase. */
-  | { id: number; op: 'configure'; tokensPerSecond: number }
+  /** Simulator only: change pacing (tokens per second, the open-streams phase) or a scenario's stream write size. */
+  | { id: number; op: 'configure'; settings: SimulatorSettings }
   /** The main thread's GC pauses since the last ask (children started with RECORD_GC_PAUSES_ENV=1). */
   | { id: number; op: 'gcPauses' };
 

@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Pause } from './gc-pauses.js';
-import type { ChildCommand, ChildReply, ProcessStats } from './ipc.js';
+import type { ChildCommand, ChildReply, ProcessStats, SimulatorSettings } from './ipc.js';
 
 export type ChildName = 'simulator' | 'passthrough' | 'gateway';
 
@@ -31,7 +31,8 @@ export interface ChildHandle {
   gc(): Promise<ProcessStats>;
   /** Its main thread's GC pauses since the last ask; empty unless it was started recording them. */
   gcPauses(): Promise<Pause[]>;
-  configure(tokensPerSecond: number): Promise<void>;
+  /** Simulator only. */
+  configure(settings: SimulatorSettings): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -116,7 +117,7 @@ function handleFor(name: ChildName, child: ChildProcess, ready: { url: string; k
     stats: () => statsOf({ op: 'stats' }),
     gc: () => statsOf({ op: 'gc' }),
     gcPauses: async () => (await ask({ op: 'gcPauses' })).pauses ?? [],
-    configure: async (tokensPerSecond) => void (await ask({ op: 'configure', tokensPerSecond } as Omit<ChildCommand, 'id'>)),
+    configure: async (settings) => void (await ask({ op: 'configure', settings } as Omit<ChildCommand, 'id'>)),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       // Closing the channel asks the child to shut down cleanly (and write its CPU profile if any).

@@ -39,6 +39,19 @@ export function machine(): BenchResults['machine'] {
   return { cpu: list[0]?.model.trim() ?? 'unknown', cores: list.length, memoryGiB: round(totalmem() / 1024 / MiB, 1), node: process.version, platform: `${process.platform} ${process.arch}` };
 }
 
+/**
+ * CPU per request against the bare pass-through's, per scenario: the floor itself is the goal, and a
+ * byte-for-byte relay (the messages surface) has less excuse to stay above it than a translation.
+ */
+const CPU_RATIO_GOALS: ReadonlyArray<readonly [string, number]> = [
+  ['messages', 1.1],
+  ['chat', 1.2],
+  ['messages-stream', 1.15],
+  ['chat-stream', 1.3],
+  ['agent-turn', 1.2],
+  ['chat-agent-turn', 1.35],
+];
+
 export function checkTargets(r: Omit<BenchResults, 'targets'>): TargetCheck[] {
   const scenario = (name: string) => r.scenarios.find((s) => s.name === name);
   const latency = (name: string) => r.latency.find((l) => l.scenario === name);
@@ -49,21 +62,25 @@ export function checkTargets(r: Omit<BenchResults, 'targets'>): TargetCheck[] {
   };
   ratio('messages', 0.85);
   ratio('chat', 0.75);
-  for (const name of ['messages', 'chat']) {
+  const added = (name: string, what: string, p50: number, p99: number) => {
     const l = latency(name);
-    checks.push({ name: `${name}: added p50 at 1 connection`, goal: '≤ 0.25 ms', measured: l ? `${l.added.gateway.p50} ms` : '-', pass: l ? l.added.gateway.p50 <= 0.25 : null });
-    checks.push({ name: `${name}: added p99 at 1 connection`, goal: '≤ 0.5 ms', measured: l ? `${l.added.gateway.p99} ms` : '-', pass: l ? l.added.gateway.p99 <= 0.5 : null });
+    checks.push({ name: `${name}: ${what} p50 at 1 connection`, goal: `≤ ${p50} ms`, measured: l ? `${l.added.gateway.p50} ms` : '-', pass: l ? l.added.gateway.p50 <= p50 : null });
+    checks.push({ name: `${name}: ${what} p99 at 1 connection`, goal: `≤ ${p99} ms`, measured: l ? `${l.added.gateway.p99} ms` : '-', pass: l ? l.added.gateway.p99 <= p99 : null });
+  };
+  for (const name of ['messages', 'chat']) added(name, 'added', 0.25, 0.5);
+  for (const name of ['messages-stream', 'chat-stream']) added(name, 'time to first token added', 0.2, 0.5);
+  for (const [name, goal] of CPU_RATIO_GOALS) {
+    const s = scenario(name);
+    const cpuRatio = s?.ratios.cpuGatewayToPassthrough ?? NaN;
+    checks.push({
+      name: `${name}: CPU per request, gateway / pass-through (median of the rounds' ratios)`,
+      goal: `≤ ${goal}`,
+      measured: s
+        ? `${cpuRatio} (rounds ${s.ratios.cpuRatioRounds.join(', ')}; all rounds pooled ${s.targets.gateway.proxy!.cpuUsPerRequest} µs vs ${s.targets.passthrough.proxy!.cpuUsPerRequest} µs)`
+        : '-',
+      pass: s ? cpuRatio <= goal : null,
+    });
   }
-  const chat = scenario('chat');
-  const cpuRatio = chat?.ratios.cpuGatewayToPassthrough ?? NaN;
-  checks.push({
-    name: 'chat: CPU per request, gateway / pass-through (median of the rounds\' ratios)',
-    goal: '≤ 1.3',
-    measured: chat
-      ? `${cpuRatio} (rounds ${chat.ratios.cpuRatioRounds.join(', ')}; all rounds pooled ${chat.targets.gateway.proxy!.cpuUsPerRequest} µs vs ${chat.targets.passthrough.proxy!.cpuUsPerRequest} µs)`
-      : '-',
-    pass: chat ? cpuRatio <= 1.3 : null,
-  });
   const worstStreams = r.streams.reduce<StreamsResult | null>((w, s) => (w === null || s.targets.gateway.rssPeakMiB > w.targets.gateway.rssPeakMiB ? s : w), null);
   checks.push({
     name: `open streams held at once (${r.options.openStreams})`,
@@ -126,7 +143,7 @@ export function markdown(r: BenchResults): string {
     out.push('| one connection | direct p50 / p99 ms | pass-through p50 / p99 | gateway p50 / p99 | gateway adds p50 / p99 ms |', '|---|---|---|---|---|');
     for (const l of r.latency) {
       const f = (t: keyof LatencyResult['targets']) => `${round(l.targets[t].p50, 3)} / ${round(l.targets[t].p99, 3)}`;
-      out.push(`| ${l.scenario} | ${f('direct')} | ${f('passthrough')} | ${f('gateway')} | +${l.added.gateway.p50} / +${l.added.gateway.p99} |`);
+      out.push(`| ${l.scenario}${l.measure === 'ttft' ? ' (first token)' : ''} | ${f('direct')} | ${f('passthrough')} | ${f('gateway')} | +${l.added.gateway.p50} / +${l.added.gateway.p99} |`);
     }
     out.push('');
   }

@@ -4,6 +4,7 @@
 import { DEFAULT_MODELS } from '../src/catalog/model.js';
 import { translateChatRequest } from '../src/dialects/translators/chat-to-anthropic/request.js';
 import { translateResponsesRequest } from '../src/dialects/translators/responses-to-anthropic/request.js';
+import type { SimulatorSettings } from './ipc.js';
 
 export interface RequestSpec {
   method: 'GET' | 'POST';
@@ -30,6 +31,16 @@ export interface Scenario {
   readonly rate?: number;
   /** A second load mixed in (the 1 MiB bodies): its own requests, connections and rate. */
   readonly mixIn?: { readonly direct: RequestSpec; readonly gateway: RequestSpec; readonly connections: number; readonly rate: number };
+  /** The simulator sends its streams in chunks of about this many bytes, one a turn (default: back-to-back 16 KiB writes). */
+  readonly streamChunkBytes?: number;
+}
+
+/** The simulator as every scenario without settings of its own finds it. */
+export const DEFAULT_SIMULATOR_SETTINGS: SimulatorSettings = { streamChunkBytes: null };
+
+/** What the simulator is set to while a scenario runs (the bench, tools/ab.ts and tools/instructions.ts alike). */
+export function simulatorSettingsOf(scenario: Scenario): SimulatorSettings {
+  return { streamChunkBytes: scenario.streamChunkBytes ?? null };
 }
 
 export interface ScenarioKeys {
@@ -41,6 +52,11 @@ export const MODEL = 'claude-sonnet-4-6';
 const VERSION = '2023-06-01';
 const STREAM_TOKENS = 200;
 const SHORT_TOKENS = 16;
+/**
+ * An agent's turn arrives as the provider flushes it, a few events a chunk: the simulator's ~280
+ * events (5 text deltas, ~265 tool-argument deltas, ~38 KB) in chunks of ~1.25 KiB make about 30.
+ */
+const AGENT_TURN_CHUNK_BYTES = 1280;
 
 type Json = Record<string, unknown>;
 
@@ -119,6 +135,26 @@ export function buildScenarios(keys: ScenarioKeys): Scenario[] {
       gateway: responses(responsesBody(STREAM_TOKENS, true)),
     },
     {
+      name: 'agent-turn',
+      description: 'messages surface, streamed, an agent\'s turn: a short text, then a ~2,000-character shell command as ~250 tool-argument deltas, in ~1.25 KiB chunks (~30)',
+      expectStatus: 200,
+      stream: 'messages',
+      surface: 'messages',
+      direct: upstream(agentTurnMessagesBody()),
+      gateway: messages(agentTurnMessagesBody()),
+      streamChunkBytes: AGENT_TURN_CHUNK_BYTES,
+    },
+    {
+      name: 'chat-agent-turn',
+      description: 'chat surface, streamed, the same agent turn: every text and tool-argument delta re-framed as a chunk',
+      expectStatus: 200,
+      stream: 'chat',
+      surface: 'chat',
+      direct: upstream(translated(agentTurnChatBody())),
+      gateway: chat(agentTurnChatBody()),
+      streamChunkBytes: AGENT_TURN_CHUNK_BYTES,
+    },
+    {
       name: 'chat-tools',
       description: 'chat surface with two tool definitions; the reply is a tool call',
       expectStatus: 200,
@@ -179,6 +215,42 @@ function responsesBody(maxTokens: number, stream: boolean): Json {
     ...(stream ? { stream: true } : {}),
     instructions: 'You are terse.',
     input: [{ role: 'user', content: 'Write a short greeting for the release notes of a gateway.' }],
+  };
+}
+
+/**
+ * A coding agent's command: one line (the simulator's `run:` marker reads to the line's end) of the
+ * edits and checks an agent chains, quotes and all, so its JSON carries escapes as real ones do.
+ */
+function agentCommand(): string {
+  const steps: string[] = [];
+  for (let i = 1; steps.join(' && ').length < 1900; i++) {
+    steps.push(`sed -i 's/"timeout": 30/"timeout": 60/' services/svc-${i}/config.json`, `grep -n "retry(" src/clients/client-${i}.ts`);
+  }
+  return `cd /srv/app && ${steps.join(' && ')} && npm test -- --grep "retries"`;
+}
+
+const BASH_DESCRIPTION = 'Run a shell command in the repository and return what it printed.';
+const COMMAND_SCHEMA = { type: 'object', properties: { command: { type: 'string', description: 'The command line' } }, required: ['command'] };
+
+/** The turn that asks for the command: the simulator answers with a short text and the shell tool's call. */
+function agentTurnMessagesBody(): Json {
+  return {
+    model: MODEL,
+    max_tokens: 1024,
+    stream: true,
+    tools: [{ name: 'bash', description: BASH_DESCRIPTION, input_schema: COMMAND_SCHEMA }],
+    messages: [{ role: 'user', content: `Apply the timeout change. run: ${agentCommand()}` }],
+  };
+}
+
+function agentTurnChatBody(): Json {
+  return {
+    model: MODEL,
+    max_tokens: 1024,
+    stream: true,
+    tools: [{ type: 'function', function: { name: 'bash', description: BASH_DESCRIPTION, parameters: COMMAND_SCHEMA } }],
+    messages: [{ role: 'user', content: `Apply the timeout change. run: ${agentCommand()}` }],
   };
 }
 

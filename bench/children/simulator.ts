@@ -18,7 +18,8 @@ async function main(): Promise<void> {
     tokensPerSecond: 0,
   });
   serveStats({
-    configure: (tokensPerSecond) => simulator.setOptions({ tokensPerSecond }),
+    configure: ({ tokensPerSecond, streamChunkBytes }) =>
+      simulator.setOptions({ tokensPerSecond, ...(streamChunkBytes === undefined ? {} : { streamChunkBytes: streamChunkBytes ?? undefined }) }),
     close: () => simulator.close(),
   });
   send({ type: 'ready', url: simulator.url });

@@ -3,13 +3,13 @@
 import { startDelayMonitor } from '../event-loop-delay.js';
 import type { Pause } from '../gc-pauses.js';
 import { recordGcPauses } from '../gc-pauses.js';
-import type { ChildCommand, ChildReply, ProcessStats } from '../ipc.js';
+import type { ChildCommand, ChildReply, ProcessStats, SimulatorSettings } from '../ipc.js';
 import { RECORD_GC_PAUSES_ENV } from '../ipc.js';
 
 export interface StatsHooks {
   /** Current requests in flight, sampled with the RSS (the gateway passes its lifecycle counter). */
   inFlight?: () => number;
-  configure?: (tokensPerSecond: number) => void;
+  configure?: (settings: SimulatorSettings) => void;
   close: () => Promise<void>;
 }
 
@@ -65,7 +65,7 @@ export function serveStats(hooks: StatsHooks): void {
     else if (cmd.op === 'gc') {
       (globalThis as { gc?: () => void }).gc?.();
       result = stats();
-    } else if (cmd.op === 'configure') hooks.configure?.(cmd.tokensPerSecond);
+    } else if (cmd.op === 'configure') hooks.configure?.(cmd.settings);
     else if (cmd.op === 'gcPauses') pauses = gcPauses?.take() ?? [];
     send({ type: 'reply', id: cmd.id, stats: result, pauses });
   });

@@ -5,7 +5,7 @@ import type { Window } from '../measure.js';
 import type { ScenarioResult } from '../results.js';
 import { combineWindows, round, roundCpuRatios } from '../results.js';
 import { median } from '../percentiles.js';
-import type { Scenario } from '../scenarios.js';
+import { DEFAULT_SIMULATOR_SETTINGS, simulatorSettingsOf, type Scenario } from '../scenarios.js';
 import type { Processes, TargetName } from '../targets.js';
 import { TARGETS, targetOf } from '../targets.js';
 
@@ -19,11 +19,17 @@ export interface ScenarioPhaseOptions {
 
 export async function runScenarioPhase(p: Processes, scenarios: readonly Scenario[], opts: ScenarioPhaseOptions): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
-  for (const scenario of scenarios) results.push(await runScenario(p, scenario, opts));
+  try {
+    for (const scenario of scenarios) results.push(await runScenario(p, scenario, opts));
+  } finally {
+    // The phases after this one get the simulator as it started.
+    await p.simulator.configure(DEFAULT_SIMULATOR_SETTINGS);
+  }
   return results;
 }
 
 async function runScenario(p: Processes, scenario: Scenario, opts: ScenarioPhaseOptions): Promise<ScenarioResult> {
+  await p.simulator.configure(simulatorSettingsOf(scenario));
   if (opts.warmupSec > 0) for (const target of TARGETS) await measureWindow(p, targetOf(p, target), scenario, opts.connections, opts.warmupSec);
   const windows: Record<TargetName, Window[]> = { direct: [], passthrough: [], gateway: [] };
   for (let r = 0; r < opts.rounds; r++) {

@@ -32,7 +32,7 @@ const RAMP_LIMIT_SEC = 30;
 
 export async function runStreamsPhase(p: Processes, scenarios: readonly Scenario[], opts: StreamsPhaseOptions): Promise<StreamsResult[]> {
   const results: StreamsResult[] = [];
-  await p.simulator.configure(REPLY_TOKENS / (opts.holdSec + RAMP_LIMIT_SEC));
+  await p.simulator.configure({ tokensPerSecond: REPLY_TOKENS / (opts.holdSec + RAMP_LIMIT_SEC) });
   try {
     for (const scenario of scenarios) {
       const targets = {} as StreamsResult['targets'];
@@ -68,7 +68,7 @@ export async function runStreamsPhase(p: Processes, scenarios: readonly Scenario
       results.push({ scenario: scenario.name, streams: opts.streams, holdSec: opts.holdSec, rampSec: round(rampSec ?? 0, 1), targets, gatewayHeld });
     }
   } finally {
-    await p.simulator.configure(0);
+    await p.simulator.configure({ tokensPerSecond: 0 });
   }
   return results;
 }

@@ -16,7 +16,7 @@ import { median } from '../percentiles.js';
 import type { ChildHandle, startChild as StartChild } from '../processes.js';
 import { pinMeasuredAlone, type Pinning } from '../pinning.js';
 import { cpuPerRequest, round } from '../results.js';
-import { buildScenarios, type Scenario } from '../scenarios.js';
+import { buildScenarios, simulatorSettingsOf, type Scenario } from '../scenarios.js';
 import { gatewayEnv, startProcesses, UPSTREAM_KEY, type Endpoint } from '../targets.js';
 
 export type AbTarget = 'passthrough' | 'A' | 'B';
@@ -86,6 +86,7 @@ export async function runAb(opts: AbOptions): Promise<AbSummary> {
       if (s === undefined) throw new Error(`no scenario "${opts.scenario}"`);
       return s;
     };
+    await p.simulator.configure(simulatorSettingsOf(scenarioFor(p.gatewayKey)));
     const targets: Record<AbTarget, { endpoint: Endpoint; scenario: Scenario }> = {
       passthrough: { endpoint: { url: p.passthrough.url, proxy: p.passthrough, kind: 'passthrough' }, scenario: scenarioFor(p.gatewayKey) },
       A: { endpoint: { url: a.url, proxy: a, kind: 'gateway' }, scenario: scenarioFor(a.key!) },

@@ -15,7 +15,7 @@ import { parseArgs, promisify } from 'node:util';
 import { runLoad } from '../load.js';
 import { gatewaySettings } from '../options.js';
 import { startChild } from '../processes.js';
-import { buildScenarios } from '../scenarios.js';
+import { buildScenarios, simulatorSettingsOf } from '../scenarios.js';
 import { gatewayEnv, UPSTREAM_KEY } from '../targets.js';
 
 const run = promisify(execFile);
@@ -38,7 +38,10 @@ export function programTotal(report: string): number {
   return Number(m[1]!.replaceAll(',', ''));
 }
 
-export async function countInstructions(opts: InstructionOptions): Promise<{ perRequest: number; total: number }> {
+/** The share of counted requests that may fail (see below) before the count is refused. */
+const TOLERATED_FAILURES = 0.01;
+
+export async function countInstructions(opts: InstructionOptions): Promise<{ perRequest: number; total: number; failed: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'mgw-instructions-'));
   const simulator = await startChild('simulator', { args: { apiKey: UPSTREAM_KEY, replyTokens: 200 } });
   const main = join(resolve(opts.build), 'dist/src/main.js');
@@ -61,6 +64,7 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
       });
       const scenario = buildScenarios({ gatewayKey: key, upstreamKey: UPSTREAM_KEY }).find((s) => s.name === opts.scenario);
       if (scenario === undefined) throw new Error(`no scenario "${opts.scenario}"`);
+      await simulator.configure(simulatorSettingsOf(scenario));
       const load = (amount: number) =>
         runLoad({ url, connections: opts.connections, durationSec: 3600, amount, requests: [scenario.gateway], expectStatus: scenario.expectStatus, timeoutSec: 120 });
       await load(opts.warmup);
@@ -70,14 +74,17 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
       const measured = await load(opts.requests);
       await control('-i', 'off');
       await control('-d');
-      if (measured.ok !== opts.requests) {
+      // A few 502s are tolerated: under valgrind the gateway is so slow that it now and then reuses an
+      // upstream connection the simulator is closing after its 5 s keep-alive. Such a request still
+      // runs its path up to the failure, so the count per request moves by a fraction of their share.
+      if (measured.ok < opts.requests * (1 - TOLERATED_FAILURES) || measured.errors > 0) {
         throw new Error(`${measured.ok} of ${opts.requests} requests answered as expected (${measured.unexpected} other statuses or failures, ${measured.errors} of them connection errors or timeouts; statuses ${JSON.stringify(measured.otherStatuses)}; the gateway logged: ${oddAnswers.join(' | ') || 'nothing'})`);
       }
       // The dump of the main thread, callgrind.out.<n>-01, is written after callgrind_control returns.
       const dump = await mainThreadDump(dir);
       const report = await run('callgrind_annotate', [join(dir, dump)], { maxBuffer: 64 * 1024 * 1024 });
       const total = programTotal(report.stdout);
-      return { total, perRequest: Math.round(total / opts.requests) };
+      return { total, perRequest: Math.round(total / opts.requests), failed: opts.requests - measured.ok };
     } finally {
       gateway.kill('SIGKILL');
     }
@@ -99,11 +106,11 @@ async function mainThreadDump(dir: string): Promise<string> {
   throw new Error(`callgrind wrote no dump of the main thread (${readdirSync(dir).join(', ')})`);
 }
 
-/** The gateway logs where it listens; under valgrind that takes a while. */
+/** The gateway logs where it listens; under valgrind on a busy machine that takes minutes. */
 function listeningUrl(child: ReturnType<typeof spawn>): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`the gateway did not start under valgrind: ${seen.slice(-500)}`)), 180_000);
+    const timer = setTimeout(() => reject(new Error(`the gateway did not start under valgrind: ${seen.slice(-500)}`)), 600_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       const m = /"port":(\d+),[^\n]*"msg":"model-gateway listening"/.exec(seen);
@@ -135,7 +142,8 @@ async function mainCli(): Promise<void> {
     connections: Number(values.connections),
     gatewayEnv: gatewaySettings(values['gateway-env'] ?? []),
   });
-  console.log(`${values.scenario}: ${r.perRequest} instructions per request on the gateway's main thread (${r.total} over ${values.requests})`);
+  const failed = r.failed > 0 ? `; ${r.failed} answered otherwise` : '';
+  console.log(`${values.scenario}: ${r.perRequest} instructions per request on the gateway's main thread (${r.total} over ${values.requests}${failed})`);
 }
 
 if (process.argv[1]?.includes('bench/tools/instructions')) {

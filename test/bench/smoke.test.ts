@@ -6,7 +6,8 @@ import t from 'tap';
 import type { BenchResults } from '../../bench/report.js';
 import { runNode } from '../helpers/child-node.js';
 
-const SCENARIOS = ['messages', 'messages-stream', 'chat', 'chat-stream', 'responses', 'responses-stream', 'chat-tools', 'auth-rejected', 'chat-1mib-mix'];
+const SCENARIOS = ['messages', 'messages-stream', 'chat', 'chat-stream', 'responses', 'responses-stream', 'agent-turn', 'chat-agent-turn', 'chat-tools', 'auth-rejected', 'chat-1mib-mix'];
+const STREAMED = new Set(['messages-stream', 'chat-stream', 'responses-stream', 'agent-turn', 'chat-agent-turn']);
 
 t.test('the bench runs every scenario and phase against the three targets and writes its results', async (t) => {
   const dir = t.testdir();
@@ -27,9 +28,9 @@ t.test('the bench runs every scenario and phase against the three targets and wr
       const r = s.targets[target];
       t.ok(r.ok > 0, `${s.name} → ${target}: answered with the expected status (${r.unexpected} other answers or errors)`);
     }
-    if (s.name.endsWith('stream')) t.ok(s.targets.gateway.ttftMs !== null, `${s.name}: time to first token measured`);
+    if (STREAMED.has(s.name)) t.ok(s.targets.gateway.ttftMs !== null, `${s.name}: time to first token measured`);
   }
-  t.same(results.latency.map((l) => l.scenario), ['messages', 'chat']);
+  t.same(results.latency.map((l) => [l.scenario, l.measure]), [['messages', 'latency'], ['messages-stream', 'ttft'], ['chat', 'latency'], ['chat-stream', 'ttft']]);
   t.equal(results.streams.length, 2);
   for (const s of results.streams) t.equal(s.gatewayHeld, 20, `${s.scenario}: the gateway held every stream`);
   t.ok(results.memory !== null && results.memory.requests >= 200, 'the memory phase sent its requests');

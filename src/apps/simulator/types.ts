@@ -54,6 +54,12 @@ export interface SimulatorOptions {
   /** Length of a text reply in tokens (words) when max_tokens allows (default 12). */
   replyTokens?: number;
   /**
+   * When set, an unpaced stream goes out in chunks of whole events of about this many bytes, one chunk
+   * per turn of the event loop: a provider that flushes every few events (0: every event alone). Unset
+   * (the default), its events are written back to back in 16 KiB batches, which leave together.
+   */
+  streamChunkBytes?: number;
+  /**
    * Uncached input tokens reported, as a multiple of what the body counts (default 1): a provider that
    * counts far more than the text (documents or images by URL, server tools), for budget tests.
    */
@@ -132,6 +138,7 @@ export interface ResolvedOptions {
   ttftMs: number;
   tokensPerSecond: number;
   replyTokens: number;
+  streamChunkBytes: number | undefined;
   inputMultiplier: number;
   apiKey: string | undefined;
   record: boolean;

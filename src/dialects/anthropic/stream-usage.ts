@@ -2,6 +2,7 @@
 // the client untouched. In a stream only message_start, message_delta and error are JSON-parsed;
 // the other events are recognised by their `event:` name alone.
 
+import { RelayedOutput } from '../../metering/relayed-output.js';
 import { emptyUsage, mergeProviderUsage, usageOf, usageOfCommonText, type TokenUsage } from '../../metering/token-usage.js';
 import { SseParser, type SseEvent } from '../sse/parser.js';
 import { isRecord } from '../../lib/is-record.js';
@@ -22,6 +23,8 @@ export class AnthropicStreamObserver {
   private readonly tokenUsage = emptyUsage();
   /** The answer's id, model and stop reason, from the events parsed anyway. */
   readonly answer: AnswerFacts = emptyAnswerFacts();
+  /** The deltas' characters, counted from the events parsed here (no second scan of the bytes). */
+  readonly relayed = new RelayedOutput();
   private stopped = false;
   private error: { type: string; message: string } | null = null;
   private tokenSeen = false;
@@ -69,6 +72,7 @@ export class AnthropicStreamObserver {
     switch (name) {
       case 'content_block_delta':
         this.tokenSeen = true;
+        this.relayed.event(ev.data);
         return;
       case 'message_stop':
         this.stopped = true;

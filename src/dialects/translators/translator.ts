@@ -97,6 +97,11 @@ export interface StreamTranslation {
    * `overloaded_error`, …), else null: the route that sent it may need to cool down.
    */
   readonly providerError: string | null;
+  /**
+   * Output tokens relayed so far, estimated from the text, thinking and tool-argument deltas the
+   * stream's parser saw (metering/relayed-output.ts): what a stream the client left is metered at least at.
+   */
+  readonly relayedTokens: number;
   /** The answer's id, model and finish reason, as far as the stream has told them. */
   readonly answer: AnswerFacts;
   readonly warnings: readonly TranslationWarning[];

@@ -5,7 +5,7 @@
 // warnings go to the context for metering. A stream that breaks off with the provider's throttle or
 // overload error cools its route down (the router's streamBroke).
 import { parsedBody, type RequestContext } from '../context.js';
-import { cancelledUsage, RelayedOutput } from '../../metering/relayed-output.js';
+import { cancelledUsage } from '../../metering/relayed-output.js';
 import { inputEstimate } from '../../policy/budgets/budget-rules.js';
 import type { ClientDialect, ResponseMeta, StreamTranslation } from '../../dialects/translators/translator.js';
 import type { StreamDecoder } from '../../providers/provider.js';
@@ -72,9 +72,7 @@ function responseMeta(ctx: RequestContext): ResponseMeta {
 async function relayStream(ctx: RequestContext, stream: AnswerStream, translation: StreamTranslation, decoder: StreamDecoder | null): Promise<void> {
   const { res } = ctx;
   res.writeHead(200, ctx.headers);
-  const relayed = new RelayedOutput();
   const chunk = (bytes: Buffer): string | Buffer => {
-    relayed.push(bytes);
     const out = translation.chunk(bytes);
     if (ctx.firstTokenAt === null && translation.firstTokenSeen) ctx.firstTokenAt = performance.now();
     return out;
@@ -94,8 +92,9 @@ async function relayStream(ctx: RequestContext, stream: AnswerStream, translatio
   if (result.end === 'client_gone') {
     ctx.outcome = 'client_cancelled';
     // The final usage may never have come: metered at least at what the client received (finding N3).
-    if (translation.usage === null || translation.usage.output < relayed.tokens) {
-      const metered = cancelledUsage(translation.usage, relayed.tokens, inputEstimate(parsedBody(ctx), ctx.body?.length ?? 0));
+    const relayedTokens = translation.relayedTokens;
+    if (translation.usage === null || translation.usage.output < relayedTokens) {
+      const metered = cancelledUsage(translation.usage, relayedTokens, inputEstimate(parsedBody(ctx), ctx.body?.length ?? 0));
       keepUsage(ctx, metered.usage);
       ctx.usageEstimated = metered.estimated;
     }

@@ -10,6 +10,9 @@ import { startHarness } from '../../helpers/harness.js';
 import { bearer } from '../../helpers/http.js';
 import { waitFor } from '../../helpers/wait.js';
 import { cancelledUsage, RelayedOutput } from '../../../src/metering/relayed-output.js';
+import { chatToAnthropic } from '../../../src/dialects/translators/chat-to-anthropic/translator.js';
+import { messagesToAnthropic } from '../../../src/dialects/translators/messages-to-anthropic/translator.js';
+import { responsesToAnthropic } from '../../../src/dialects/translators/responses-to-anthropic/translator.js';
 
 const MODEL = 'claude-sonnet-4-6';
 
@@ -80,20 +83,30 @@ t.test('a stream cancelled after 150 text deltas is metered at the output relaye
   t.ok(remaining <= amount - row!.cost_nano_usd, `the budget counts the estimated cost (${remaining} left)`);
 });
 
-t.test('RelayedOutput counts text, thinking and tool-argument deltas across chunk boundaries; cancelledUsage keeps the larger count', async (t) => {
+t.test("each surface's stream counts the text, thinking and tool-argument deltas it relayed, across chunk boundaries; cancelledUsage keeps the larger count", async (t) => {
   const stream =
-    'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":9,"output_tokens":1}}}\n\n' +
+    'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":9,"output_tokens":1}}}\n\n' +
+    'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}\n\n' +
     'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"abcdefgh"}}\n\n' +
     'event: content_block_delta\ndata: {"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"hello world!"}}\r\n\r\n' +
     'event: content_block_delta\ndata: {"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"{\\"a\\":1}"}}\n\n' +
-    'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"xyz"}}\n\n';
+    'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"xyz"}}\n\n' +
+    // Not yet closed by its blank line: an event counts once it is whole.
+    'event: content_block_delta\ndata: {"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"unfinished"}}\n';
   const bytes = Buffer.from(stream);
-  for (const size of [1, 7, 64, bytes.length]) {
-    const r = new RelayedOutput();
-    for (let i = 0; i < bytes.length; i += size) r.push(bytes.subarray(i, i + size));
-    t.equal(r.chars, 8 + 12 + 9, `chunks of ${size} bytes`);
-    t.equal(r.tokens, Math.ceil(29 / 4));
+  const head = { header: () => undefined };
+  const meta = { model: MODEL, includeUsage: false, clientBody: {} };
+  for (const translator of [messagesToAnthropic, chatToAnthropic, responsesToAnthropic]) {
+    for (const size of [1, 7, 64, bytes.length]) {
+      const translation = translator.stream(meta, head, {});
+      for (let i = 0; i < bytes.length; i += size) translation.chunk(bytes.subarray(i, i + size));
+      t.equal(translation.relayedTokens, Math.ceil((8 + 12 + 9) / 4), `${translator.client}: chunks of ${size} bytes`);
+    }
   }
+  const counter = new RelayedOutput();
+  counter.event('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"abcd"}}');
+  counter.event('{"type":"message_delta","delta":{"text":"not a content delta"}}');
+  t.equal(counter.chars, 4, 'only content_block_delta events count');
   const usage = { input: 9, output: 1, cacheRead: 0, cacheWrite: 0 };
   t.same(cancelledUsage(usage, 8, 100), { usage: { ...usage, output: 8 }, estimated: true });
   t.same(cancelledUsage({ ...usage, output: 20 }, 8, 100), { usage: { ...usage, output: 20 }, estimated: false }, 'the provider said more: its count stands');

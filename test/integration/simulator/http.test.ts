@@ -1,7 +1,7 @@
 // The simulator's HTTP surface over real sockets: headers, auth, routing, limits, recording.
 import t from 'tap';
 import { startSimulator, type Simulator } from '../../../src/apps/simulator/index.js';
-import { API_HEADERS, call, STREAM_REQUEST, TEXT_REQUEST } from './raw-http.js';
+import { API_HEADERS, call, open, STREAM_REQUEST, TEXT_REQUEST } from './raw-http.js';
 
 let sim: Simulator;
 t.before(async () => {
@@ -133,4 +133,26 @@ t.test('bytesWritten counts what went to clients, closed sockets included', asyn
   const r = await call(sim.url, 'POST', '/v1/messages', STREAM_REQUEST);
   await new Promise((resolve) => setImmediate(resolve));
   t.ok(sim.bytesWritten() - before >= Buffer.byteLength(r.body), 'at least the body bytes');
+});
+
+t.test('streamChunkBytes sends an unpaced stream in chunks of whole events of about that size; unset, in 16 KiB writes', async (t) => {
+  const chunky = await startSimulator({ replyTokens: 200, streamChunkBytes: 1024 });
+  t.teardown(() => chunky.close());
+  const chunksOf = async (): Promise<string[]> => {
+    const res = await open(chunky.url, 'POST', '/v1/messages', { ...STREAM_REQUEST, max_tokens: 400 });
+    const chunks: string[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
+    await new Promise((resolve) => res.on('end', resolve));
+    return chunks;
+  };
+  const chunked = await chunksOf();
+  const bytes = chunked.join('').length;
+  t.ok(chunked.length >= Math.floor(bytes / 2048), `${chunked.length} chunks for ${bytes} bytes`);
+  t.ok(chunked.every((c) => c.endsWith('\n\n')), 'each chunk ends with a whole event');
+  t.ok(chunked.slice(0, -1).every((c) => c.length >= 1024 && c.length < 1024 + 512), 'each but the last holds about 1 KiB');
+  t.match(chunked.join(''), /event: message_stop\ndata: \{"type":"message_stop"\}\n\n$/);
+
+  chunky.setOptions({ streamChunkBytes: undefined });
+  const batched = await chunksOf();
+  t.ok(batched.length <= Math.ceil(bytes / (16 * 1024)), `back to 16 KiB writes: ${batched.length} chunks`);
 });

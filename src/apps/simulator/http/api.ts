@@ -65,7 +65,15 @@ export async function serveMessages(call: ModelCall): Promise<void> {
   const reply = generateReply(req, { replyTokens: call.options.replyTokens }, randomId, plan.input);
   try {
     if (!(await call.scope.sleep(call.options.ttftMs))) return;
-    const ctx = { res, scope: call.scope, front, facts: { reply, startedAt }, tokensPerSecond: call.options.tokensPerSecond, fault: call.fault };
+    const ctx = {
+      res,
+      scope: call.scope,
+      front,
+      facts: { reply, startedAt },
+      tokensPerSecond: call.options.tokensPerSecond,
+      chunkBytes: call.options.streamChunkBytes,
+      fault: call.fault,
+    };
     const id = randomId(front.messageIdKind);
     if (req.stream === true) await writeStream(ctx, toFrames(reply, id, req.model));
     else await writeJson(ctx, JSON.stringify(toMessage(reply, id, req.model)), reply.outputTokens);

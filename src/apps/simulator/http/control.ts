@@ -46,7 +46,7 @@ function isModelInfo(v: unknown): v is ModelInfo {
   return m.type === 'model' && typeof m.id === 'string' && typeof m.display_name === 'string' && typeof m.created_at === 'string';
 }
 
-const NUMBER_OPTIONS = ['ttftMs', 'tokensPerSecond', 'replyTokens'] as const;
+const NUMBER_OPTIONS = ['ttftMs', 'tokensPerSecond', 'replyTokens', 'streamChunkBytes'] as const;
 
 /** Checks options that arrived as JSON; returns them, or a one-line reason. */
 export function parseOptions(v: unknown): Partial<SimulatorOptions> | string {

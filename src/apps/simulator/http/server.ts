@@ -29,6 +29,7 @@ function resolveOptions(opts: SimulatorOptions): ResolvedOptions {
     ttftMs: opts.ttftMs ?? 0,
     tokensPerSecond: opts.tokensPerSecond ?? 0,
     replyTokens: opts.replyTokens ?? 12,
+    streamChunkBytes: opts.streamChunkBytes,
     inputMultiplier: opts.inputMultiplier ?? 1,
     apiKey: opts.apiKey,
     record: opts.record ?? false,
@@ -74,6 +75,7 @@ class SimulatorState implements SimContext {
     if (partial.ttftMs !== undefined) next.ttftMs = partial.ttftMs;
     if (partial.tokensPerSecond !== undefined) next.tokensPerSecond = partial.tokensPerSecond;
     if (partial.replyTokens !== undefined) next.replyTokens = partial.replyTokens;
+    if ('streamChunkBytes' in partial) next.streamChunkBytes = partial.streamChunkBytes;
     if (partial.inputMultiplier !== undefined) next.inputMultiplier = partial.inputMultiplier;
     if ('apiKey' in partial) {
       next.apiKey = partial.apiKey;

@@ -15,6 +15,8 @@ export interface WriteContext {
   /** The reply being written; null for an answer that is not one (count_tokens). */
   facts: ReplyFacts | null;
   tokensPerSecond: number;
+  /** Unpaced: whole events go out in chunks of about this size, one per turn of the event loop (SimulatorOptions.streamChunkBytes). */
+  chunkBytes?: number | undefined;
   fault: LateFault | null;
 }
 
@@ -92,6 +94,10 @@ export async function writeStream(ctx: WriteContext, frames: readonly SseFrame[]
   const wire = ctx.front.wire(ctx.facts);
   res.writeHead(200, { ...ctx.front.okHeaders(null), ...wire.headers });
   const paced = ctx.tokensPerSecond > 0;
+  // Writes made in one turn of the event loop leave together (the socket is corked until the next tick):
+  // chunks of their own need a turn each.
+  const chunked = !paced && ctx.chunkBytes !== undefined;
+  const batchBytes = ctx.chunkBytes ?? BATCH_BYTES;
   let batch: Array<string | Uint8Array> = [];
   let batchSize = 0;
   for (let i = 0; i < frames.length; i++) {
@@ -99,13 +105,17 @@ export async function writeStream(ctx: WriteContext, frames: readonly SseFrame[]
     const encoded = wire.encode(frames[i]);
     batch.push(encoded);
     batchSize += encoded.length;
-    // Paced, every event goes out on its own; unpaced, whole events are gathered up to BATCH_BYTES.
-    if (!paced && batchSize < BATCH_BYTES && i < frames.length - 1) continue;
+    // Paced, every event goes out on its own; unpaced, whole events are gathered up to batchBytes.
+    if (!paced && batchSize < batchBytes && i < frames.length - 1) continue;
     if (scope.closed) return;
     const ok = res.write(joined(batch));
     batch = [];
     batchSize = 0;
     if (!ok && !(await scope.drained())) return;
+    if (chunked) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (scope.closed) return;
+    }
     const delay = tokenDelay(ctx, frames[i].tokens);
     if (delay > 0 && !(await scope.sleep(delay))) return;
   }

@@ -97,6 +97,10 @@ class PassThroughStream implements StreamTranslation {
     return this.observer.errorEvent?.type ?? null;
   }
 
+  get relayedTokens(): number {
+    return this.observer.relayed.tokens;
+  }
+
   get answer(): AnswerFacts {
     return this.observer.answer;
   }

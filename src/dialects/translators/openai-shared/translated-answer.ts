@@ -2,6 +2,7 @@
 // error shape (both formats use it, with the provider's status and retry advice), and a stream re-framed
 // event by event through one mapper (SSE parse → event translation → SSE frames per provider chunk).
 import type { OutgoingHttpHeaders } from 'node:http';
+import { RelayedOutput } from '../../../metering/relayed-output.js';
 import { emptyUsage, type TokenUsage } from '../../../metering/token-usage.js';
 import { streamFailureOf, type StreamFailure } from '../../errors/stream-frames.js';
 import type { Frame } from '../../sse/frames.js';
@@ -75,6 +76,7 @@ export interface EventTranslator extends StreamMapper<SseEvent, Frame> {
 /** A stream answer: sets its response headers and re-frames the provider's events through `translator`. */
 export class ReframedStream implements StreamTranslation {
   private readonly reframer: Reframer;
+  private readonly relayed = new RelayedOutput();
 
   constructor(
     headers: OutgoingHttpHeaders,
@@ -82,7 +84,15 @@ export class ReframedStream implements StreamTranslation {
   ) {
     headers['content-type'] = 'text/event-stream; charset=utf-8';
     headers['cache-control'] = 'no-cache';
-    this.reframer = new Reframer(translator);
+    // Every provider event passes the relayed-output count on its way to the translator.
+    const relayed = this.relayed;
+    this.reframer = new Reframer({
+      map(ev) {
+        relayed.event(ev.data);
+        return translator.map(ev);
+      },
+      end: () => translator.end(),
+    });
   }
 
   chunk(chunk: Buffer): string {
@@ -109,6 +119,10 @@ export class ReframedStream implements StreamTranslation {
 
   get usage(): ClientResponse['usage'] {
     return this.translator.usage;
+  }
+
+  get relayedTokens(): number {
+    return this.relayed.tokens;
   }
 
   get warnings(): readonly TranslationWarning[] {
