@@ -1,4 +1,4 @@
-// Customer > API Keys: list, create (the full key is in that one answer and nowhere else), revoke.
+// Customer > API Keys: list, create (the full key is in that one answer and nowhere else), edit (key-edit.ts), revoke.
 import type { Catalogue } from '../../catalog/catalogue.js';
 import { GatewayError } from '../../dialects/errors/codes.js';
 import type { KeyCache } from '../../keys/key-cache.js';
@@ -12,7 +12,8 @@ import { apiSource, recordAudit } from '../audit/record-audit.js';
 import { keyCreated, keyRevoked } from '../audit/audit-changes.js';
 import { budgetStatus } from './budget-status.js';
 import { customerOr404 } from './customer-lookup.js';
-import { keyLimitProblem } from './key-limits.js';
+import { editKey } from './key-edit.js';
+import { keyBudgetProblem, keyLimitProblem } from './key-limits.js';
 import { optionalBudget, optionalPositiveInteger, optionalString, optionalStringList } from './input.js';
 import type { ApiRequest, ApiRoute } from './types.js';
 import { ok } from './types.js';
@@ -21,13 +22,13 @@ import { keyView } from './views.js';
 export interface KeyDeps {
   keyStore: KeyStore;
   catalogue: Catalogue;
-  /** This process's key cache: refreshed at once after a revoke (other instances poll within seconds). */
+  /** This process's key cache: refreshed at once after an edit or a revoke (other instances poll within seconds). */
   keyCache: KeyCache;
   /** A customer's limits when it has none stored (GATEWAY_CUSTOMER_LIMITS), as the key cache applies them. */
   customerDefaults: CustomerDefaults;
   /** What a budgeted key has spent in the current period. */
   usageStore: Pick<UsageStore, 'totals'>;
-  /** The admin trail: every key created or revoked here is a row. */
+  /** The admin trail: every key created, edited or revoked here is a row. */
   audit: AuditRecorder;
 }
 
@@ -49,6 +50,12 @@ export function keyRoutes(deps: KeyDeps): ApiRoute[] {
       },
     },
     { method: 'POST', pattern: '/customers/:customerId/keys', access: 'customer', handler: (req) => createKey(deps, req) },
+    {
+      method: 'PATCH',
+      pattern: '/customers/:customerId/keys/:keyId',
+      access: 'customer',
+      handler: (req) => editKey(deps, req, (name) => catalogueId(deps.catalogue, name)),
+    },
     {
       method: 'DELETE',
       pattern: '/customers/:customerId/keys/:keyId',
@@ -77,6 +84,9 @@ async function createKey(deps: KeyDeps, req: ApiRequest) {
     const problem = keyLimitProblem(limits, customerLimitsOf(customer, customer.name, deps.customerDefaults));
     if (problem !== null) throw new GatewayError('forbidden', problem.message, { param: problem.param });
   }
+  const budget = optionalBudget(req.body, 'budget');
+  const budgetProblem = req.actor?.role === 'customer' ? keyBudgetProblem(budget?.amountNanoUsd ?? null, customer.budget) : null;
+  if (budgetProblem !== null) throw new GatewayError('forbidden', budgetProblem, { param: 'budgetUsd' });
   try {
     const { record, key } = await deps.keyStore.createKey({
       customerId: customer.id,
@@ -84,7 +94,7 @@ async function createKey(deps: KeyDeps, req: ApiRequest) {
       expiresAt: optionalString(req.body, 'expiresAt', 64),
       allowedModels: allowed === null ? null : allowed.map((m) => catalogueId(deps.catalogue, m)),
       ...limits,
-      budget: optionalBudget(req.body, 'budget'),
+      budget,
     });
     await recordAudit(deps.audit, apiSource(req), keyCreated(record));
     return ok({ key: keyView(record), secret: key }, 201);

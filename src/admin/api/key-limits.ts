@@ -1,6 +1,9 @@
-// The ceiling a customer user's new key must stay under: its customer's own limits. A key may be stricter
-// than its customer, never looser; operators set any limits they like and are not checked here.
+// The ceiling a customer user's key must stay under, at creation and at an edit: its customer's own limits
+// and budget. A key may be stricter than its customer, never looser; operators set any limits they like
+// and are not checked here.
+import type { Budget } from '../../keys/budget.js';
 import type { RateLimits } from '../../keys/rate-limits.js';
+import { formatUsd } from '../../metering/cost.js';
 
 export interface KeyLimitProblem {
   param: keyof RateLimits;
@@ -24,4 +27,15 @@ export function keyLimitProblem(requested: RateLimits, customer: RateLimits | nu
     return { param, message };
   }
   return null;
+}
+
+/**
+ * null when a key budget of `amountNanoUsd` stays within the customer's budget (or either is none), else a
+ * message the person can act on. Only the amounts are compared: a customer user may not give a key more to
+ * spend than the whole customer may; the period is theirs to choose.
+ */
+export function keyBudgetProblem(amountNanoUsd: number | null, customer: Budget | null): string | null {
+  if (customer === null || amountNanoUsd === null || amountNanoUsd <= customer.amountNanoUsd) return null;
+  const ceiling = formatUsd(customer.amountNanoUsd);
+  return `Your customer's budget is ${ceiling} USD per ${customer.period === 'total' ? 'lifetime' : customer.period}: set budgetUsd to at most ${ceiling}.`;
 }
