@@ -13,7 +13,7 @@ import { keyCreated, keyRevoked } from '../audit/audit-changes.js';
 import { budgetStatus } from './budget-status.js';
 import { customerOr404 } from './customer-lookup.js';
 import { editKey } from './key-edit.js';
-import { keyBudgetProblem, keyLimitProblem } from './key-limits.js';
+import { keyLimitProblem } from './key-limits.js';
 import { optionalBudget, optionalPositiveInteger, optionalString, optionalStringList } from './input.js';
 import type { ApiRequest, ApiRoute } from './types.js';
 import { ok } from './types.js';
@@ -85,8 +85,6 @@ async function createKey(deps: KeyDeps, req: ApiRequest) {
     if (problem !== null) throw new GatewayError('forbidden', problem.message, { param: problem.param });
   }
   const budget = optionalBudget(req.body, 'budget');
-  const budgetProblem = req.actor?.role === 'customer' ? keyBudgetProblem(budget?.amountNanoUsd ?? null, customer.budget) : null;
-  if (budgetProblem !== null) throw new GatewayError('forbidden', budgetProblem, { param: 'budgetUsd' });
   try {
     const { record, key } = await deps.keyStore.createKey({
       customerId: customer.id,

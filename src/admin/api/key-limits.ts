@@ -1,5 +1,5 @@
-// The ceiling a customer user's key must stay under, at creation and at an edit: its customer's own limits
-// and budget. A key may be stricter than its customer, never looser; operators set any limits they like
+// The ceiling a customer user's key must stay under: its customer's own limits (at creation and at an
+// edit) and budget (at an edit). A key may be stricter than its customer, never looser; operators set any limits they like
 // and are not checked here.
 import type { Budget } from '../../keys/budget.js';
 import type { RateLimits } from '../../keys/rate-limits.js';
