@@ -87,6 +87,7 @@ export function dashboardRoutes(rt: Runtime, deps: Pick<DashboardDeps, 'stores' 
     pageRoute(`${DASHBOARD_PREFIX}/*`),
     apiRoute('GET', [...front, api]),
     apiRoute('POST', [...front, ...withBody, api]),
+    apiRoute('PATCH', [...front, ...withBody, api]),
     apiRoute('DELETE', [...front, api]),
   ];
 }

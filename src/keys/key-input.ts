@@ -12,7 +12,7 @@ export interface ValidKeySettings {
   budget: Budget | null;
 }
 
-function positiveInteger(label: string, value: number | null | undefined): number | null {
+export function positiveInteger(label: string, value: number | null | undefined): number | null {
   if (value === undefined || value === null) return null;
   if (!Number.isSafeInteger(value) || value <= 0) throw new KeyStoreError(`${label} must be a positive integer`);
   return value;
@@ -22,7 +22,7 @@ function positiveInteger(label: string, value: number | null | undefined): numbe
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
 /** Normalises to a full ISO-8601 UTC string; rejects dates that do not parse or are already past. */
-function expiry(value: string | null | undefined, now: number): string | null {
+export function expiry(value: string | null | undefined, now: number): string | null {
   if (value === undefined || value === null) return null;
   const ms = ISO_8601.test(value) ? Date.parse(value) : Number.NaN;
   // The value is not repeated: a key pasted into the wrong argument would be printed back.
@@ -31,18 +31,23 @@ function expiry(value: string | null | undefined, now: number): string | null {
   return new Date(ms).toISOString();
 }
 
-function models(value: string[] | null | undefined): string[] | null {
+export function models(value: string[] | null | undefined): string[] | null {
   if (value === undefined || value === null) return null;
   const ids = [...new Set(value.map((m) => m.trim()))];
   if (ids.length === 0 || ids.some((m) => m === '')) throw new KeyStoreError('allowed models must be non-empty model ids');
   return ids;
 }
 
-export function validateKeySettings(input: NewKey, now: number = Date.now()): ValidKeySettings {
-  const name = input.name?.trim() || null;
+/** A key's label: trimmed, empty is none, control characters refused (they would reach an operator's terminal). */
+export function keyName(value: string | null | undefined): string | null {
+  const name = value?.trim() || null;
   if (name !== null && hasControlChars(name)) throw new KeyStoreError('key name must not contain control characters');
+  return name;
+}
+
+export function validateKeySettings(input: NewKey, now: number = Date.now()): ValidKeySettings {
   return {
-    name,
+    name: keyName(input.name),
     expiresAt: expiry(input.expiresAt, now),
     allowedModels: models(input.allowedModels),
     rpm: positiveInteger('rpm', input.rpm),

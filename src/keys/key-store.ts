@@ -1,5 +1,6 @@
 // The key store contract. Async so a networked implementation (PostgreSQL) can slot in beside SQLite.
 import type { Budget } from './budget.js';
+import type { BudgetMode, BudgetPeriod } from './budget.js';
 
 export type KeyStatus = 'active' | 'revoked';
 
@@ -60,6 +61,33 @@ export interface NewKey {
   maxActiveKeys?: number | null;
 }
 
+/**
+ * An edit (key-changes.ts checks it): only the fields given change. A field absent (undefined) is kept as
+ * stored, null removes the setting, a value replaces it.
+ */
+export interface KeyChanges {
+  name?: string | null;
+  expiresAt?: string | null;
+  allowedModels?: string[] | null;
+  rpm?: number | null;
+  tpm?: number | null;
+  budget?: BudgetChange | null;
+}
+
+/**
+ * A change of a budget, applied to what is stored: the fields given replace theirs, the others are kept. A
+ * budget set where there was none takes month and hard for what is not given; a period or mode alone
+ * needs a budget already there (a store refuses it otherwise). null (in place of the change) removes it.
+ */
+export interface BudgetChange {
+  amountNanoUsd?: number;
+  period?: BudgetPeriod;
+  mode?: BudgetMode;
+}
+
+/** A customer's own limits, changed field by field like a key's. */
+export type CustomerLimitChanges = Partial<CustomerLimits>;
+
 /** A key row as the authenticator needs it: the record, its secret hash, and its change version. */
 export interface KeyChange {
   record: KeyRecord;
@@ -73,16 +101,28 @@ export interface KeyStore {
   getCustomerByName(name: string): Promise<Customer | null>;
   listCustomers(): Promise<Customer[]>;
   /**
-   * Replaces the customer's own limits (null = none of its own). Every key of the customer counts as
-   * changed, in the same transaction, so running instances reload them. Unknown id: KeyStoreError.
+   * Changes the customer's own limits given (null = none of its own; a limit not given is kept), in one
+   * UPDATE. Every key of the customer counts as changed, in the same transaction, so running instances
+   * reload them. Unknown id: KeyStoreError.
    */
-  setCustomerLimits(customerId: string, limits: CustomerLimits): Promise<Customer>;
-  /** Replaces the customer's budget (null = none), re-stamping its keys like setCustomerLimits. Unknown id: KeyStoreError. */
-  setCustomerBudget(customerId: string, budget: Budget | null): Promise<Customer>;
+  setCustomerLimits(customerId: string, limits: CustomerLimitChanges): Promise<Customer>;
+  /**
+   * Changes the customer's budget (null = none; a whole Budget replaces it; a BudgetChange changes only
+   * its fields given), in one UPDATE, re-stamping its keys like setCustomerLimits. Unknown id, or a
+   * period or mode alone where there is no budget: KeyStoreError.
+   */
+  setCustomerBudget(customerId: string, budget: BudgetChange | null): Promise<Customer>;
   /** Returns the full key; it exists nowhere else afterwards. */
   createKey(input: NewKey): Promise<{ record: KeyRecord; key: string }>;
   listKeys(filter?: { customerId?: string }): Promise<KeyRecord[]>;
   getKey(id: string): Promise<KeyRecord | null>;
+  /**
+   * Changes the fields given of an active key in one UPDATE (no read before the write, so concurrent edits
+   * of different fields both hold) and stamps it as changed for every instance's cache. The key as stored
+   * afterwards; null when there is no key with that id. Invalid changes, a revoked key, or a budget period
+   * or mode alone where the key has no budget: KeyStoreError, nothing changed.
+   */
+  updateKey(id: string, changes: KeyChanges): Promise<KeyRecord | null>;
   /** true when this call revoked an active key; false when unknown or already revoked. */
   revokeKey(id: string): Promise<boolean>;
   findByPublicId(publicId: string): Promise<KeyChange | null>;

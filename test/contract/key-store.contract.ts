@@ -184,7 +184,7 @@ export function keyStoreContract(t: Test, open: KeyStoreFactory): void {
     t.match(await store.getKey(record.id), { rpm: 5, tpm: null, customerRpm: 600, customerTpm: 400_000_000_000 }, 'keys carry them');
     t.match(await store.listKeys({ customerId: acme.id }), [{ customerRpm: 600, customerTpm: 400_000_000_000 }]);
 
-    t.same(await store.setCustomerLimits(acme.id, { rpm: null, tpm: 1000 }), { ...acme, rpm: null, tpm: 1000 }, 'replaced, not merged');
+    t.same(await store.setCustomerLimits(acme.id, { rpm: null, tpm: 1000 }), { ...acme, rpm: null, tpm: 1000 }, 'both given: both replaced');
     t.same(await store.setCustomerLimits(acme.id, { rpm: null, tpm: null }), acme, 'null clears');
     t.match(await store.findByPublicId(record.id), { record: { customerRpm: null, customerTpm: null } });
   });
@@ -295,6 +295,88 @@ export function keyStoreContract(t: Test, open: KeyStoreFactory): void {
     }
     t.same(await store.getCustomer(acme.id), acme, 'the stored budget stays');
     t.same(await store.listKeys(), [], 'no key created');
+  });
+
+  t.test('updateKey changes only the fields given, in the record and through the change feed', async (t) => {
+    const { store } = await open(t);
+    const budget = { amountNanoUsd: 5_000_000_000, period: 'day', mode: 'soft' } as const;
+    const created = await store.createKey({ customerName: 'acme', name: 'ci', expiresAt: inOneHour(), allowedModels: ['m1'], rpm: 10, tpm: 1000, budget });
+    const before = await readFeedUntil(store, 0, (rows) => rows.length >= 1);
+
+    const renamed = await store.updateKey(created.record.id, { name: ' nightly ' });
+    t.same(renamed, { ...created.record, name: 'nightly' }, 'only the name changed (trimmed)');
+    const fed = await readFeedUntil(store, before.cursor, (rows) => rows.length >= 1);
+    t.same(fed.rows.map((r) => r.record), [renamed], 'the edit comes through the change feed');
+    t.ok(fed.rows[0].version > before.rows[0].version, 'with a higher version');
+
+    const expires = new Date(Date.now() + 7200_000).toISOString();
+    const all = await store.updateKey(created.record.id, { expiresAt: expires, allowedModels: ['m2', 'm3'], rpm: null, tpm: 5 });
+    t.match(all, { name: 'nightly', expiresAt: expires, allowedModels: ['m2', 'm3'], rpm: null, tpm: 5, budget });
+    const cleared = await store.updateKey(created.record.id, { expiresAt: null, allowedModels: null, name: null });
+    t.match(cleared, { name: null, expiresAt: null, allowedModels: null, tpm: 5 }, 'null removes a setting');
+
+    // A budget: the amount alone keeps period and mode; a mode alone keeps the amount; null removes it.
+    t.same((await store.updateKey(created.record.id, { budget: { amountNanoUsd: 7_000_000_000 } }))?.budget, { ...budget, amountNanoUsd: 7_000_000_000 });
+    t.same((await store.updateKey(created.record.id, { budget: { mode: 'hard' } }))?.budget, { amountNanoUsd: 7_000_000_000, period: 'day', mode: 'hard' });
+    t.equal((await store.updateKey(created.record.id, { budget: null }))?.budget, null);
+    await t.rejects(store.updateKey(created.record.id, { budget: { period: 'month' } }), KeyStoreError, 'a period alone needs a budget');
+    t.same((await store.updateKey(created.record.id, { budget: { amountNanoUsd: 1 } }))?.budget, { amountNanoUsd: 1, period: 'month', mode: 'hard' }, 'a new budget: month, hard');
+
+    t.equal(await store.updateKey('0000000000000000', { rpm: 1 }), null, 'unknown id: null');
+    t.same((await store.getKey(created.record.id))?.status, 'active');
+  });
+
+  t.test('updateKey refuses what keys create refuses, a revoked key and an empty change, changing nothing', async (t) => {
+    const { store } = await open(t);
+    const { record } = await store.createKey({ customerName: 'acme', name: 'ci', rpm: 10 });
+    const bad = [
+      {},
+      { name: 'evil\x1b[2J' },
+      { name: 'bidi\u202e' },
+      { expiresAt: '2001-01-01T00:00:00Z' },
+      { expiresAt: 'tomorrow' },
+      { allowedModels: [] },
+      { allowedModels: [' '] },
+      { rpm: 0 },
+      { tpm: 1.5 },
+      { budget: { amountNanoUsd: 0 } },
+      { budget: { period: 'week' as never, amountNanoUsd: 1 } },
+      { budget: { mode: 'strict' as never, amountNanoUsd: 1 } },
+    ];
+    for (const changes of bad) await t.rejects(store.updateKey(record.id, changes), KeyStoreError, JSON.stringify(changes));
+    t.same(await store.getKey(record.id), record, 'nothing changed');
+    await store.revokeKey(record.id);
+    const revoked = await store.getKey(record.id);
+    await t.rejects(store.updateKey(record.id, { rpm: 5 }), KeyStoreError, 'a revoked key');
+    t.same(await store.getKey(record.id), revoked);
+  });
+
+  t.test('updateKey: concurrent edits of different fields both hold (no read-then-write)', async (t) => {
+    const { store } = await open(t);
+    const { record } = await store.createKey({ customerName: 'acme' });
+    for (let i = 1; i <= 10; i++) {
+      await Promise.all([store.updateKey(record.id, { rpm: i }), store.updateKey(record.id, { tpm: i * 100 }), store.updateKey(record.id, { name: `n${i}` })]);
+      t.match(await store.getKey(record.id), { rpm: i, tpm: i * 100, name: `n${i}` }, `round ${i}`);
+    }
+  });
+
+  t.test('setCustomerLimits and setCustomerBudget change only the fields given', async (t) => {
+    const { store } = await open(t);
+    const acme = await store.createCustomer('acme');
+    await store.setCustomerLimits(acme.id, { rpm: 600, tpm: 9000 });
+    await Promise.all([store.setCustomerLimits(acme.id, { rpm: 60 }), store.setCustomerLimits(acme.id, { tpm: 90 })]);
+    t.match(await store.getCustomer(acme.id), { rpm: 60, tpm: 90 }, 'both concurrent changes hold');
+    t.match(await store.setCustomerLimits(acme.id, { rpm: null }), { rpm: null, tpm: 90 }, 'null removes only that one');
+    await t.rejects(store.setCustomerLimits(acme.id, {}), KeyStoreError, 'no limit given');
+
+    await t.rejects(store.setCustomerBudget(acme.id, { mode: 'soft' }), KeyStoreError, 'a mode alone needs a budget');
+    t.same((await store.setCustomerBudget(acme.id, { amountNanoUsd: 2_000_000_000 })).budget, { amountNanoUsd: 2_000_000_000, period: 'month', mode: 'hard' });
+    t.same((await store.setCustomerBudget(acme.id, { period: 'day' })).budget, { amountNanoUsd: 2_000_000_000, period: 'day', mode: 'hard' });
+    await Promise.all([store.setCustomerBudget(acme.id, { mode: 'soft' }), store.setCustomerBudget(acme.id, { amountNanoUsd: 3_000_000_000 })]);
+    t.same((await store.getCustomer(acme.id))?.budget, { amountNanoUsd: 3_000_000_000, period: 'day', mode: 'soft' }, 'both concurrent changes hold');
+    await t.rejects(store.setCustomerBudget(acme.id, {}), KeyStoreError, 'no change given');
+    await t.rejects(store.setCustomerBudget('cus_nope', { mode: 'soft' }), KeyStoreError, 'unknown customer');
+    t.match(await store.getCustomer(acme.id), { rpm: null, tpm: 90, budget: { amountNanoUsd: 3_000_000_000 } }, 'the refusals changed nothing');
   });
 
   t.test('touchLastUsed never moves a time backwards and ignores unknown ids', async (t) => {

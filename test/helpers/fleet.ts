@@ -190,7 +190,7 @@ export interface FleetKey {
 }
 
 /** One call of the admin API with the admin token as a bearer; throws with the status and body on failure. */
-export async function adminCall<T>(fleet: Fleet, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, instance = 0): Promise<T> {
+export async function adminCall<T>(fleet: Fleet, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, instance = 0): Promise<T> {
   const res = await request(`${fleet.urls[instance]}/admin/api${path}`, {
     method,
     headers: { authorization: `Bearer ${fleet.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

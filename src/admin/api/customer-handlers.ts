@@ -11,7 +11,7 @@ import { apiSource, recordAudit } from '../audit/record-audit.js';
 import { customerBudgetChanged, customerCreated, customerLimitsChanged } from '../audit/audit-changes.js';
 import { budgetStatus } from './budget-status.js';
 import { customerOr404 } from './customer-lookup.js';
-import { optionalBudget, optionalPositiveInteger, requiredString } from './input.js';
+import { budgetChange, changedPositiveInteger, requiredString } from './input.js';
 import type { ApiRoute } from './types.js';
 import { ok } from './types.js';
 import { customerLimitsView } from './views.js';
@@ -71,12 +71,14 @@ export function customerRoutes(deps: CustomerDeps): ApiRoute[] {
       handler: async (req) => ok({ customer: await withBudgetStatus(await customerOr404(keyStore, req.params.customerId)) }),
     },
     {
-      // The whole budget: amountUsd absent, null or '' removes it; period defaults to month, mode to hard.
+      // Only the fields given change (in one statement): amountUsd null or '' removes the budget; a new
+      // one's period defaults to month, its mode to hard; amountPeriod or amountMode alone change those.
       method: 'POST',
       pattern: '/customers/:customerId/budget',
       access: 'operator',
       handler: async (req) => {
-        const budget = optionalBudget(req.body, 'amount');
+        const budget = budgetChange(req.body, 'amount');
+        if (budget === undefined) throw new GatewayError('invalid_request', 'Nothing to change: give amountUsd, amountPeriod or amountMode.', { param: 'amountUsd' });
         const customer = await customerOr404(keyStore, req.params.customerId);
         try {
           const updated = await keyStore.setCustomerBudget(customer.id, budget);
@@ -90,12 +92,13 @@ export function customerRoutes(deps: CustomerDeps): ApiRoute[] {
       },
     },
     {
-      // The whole setting: a field absent or null means no limit of its own on that dimension.
+      // Only the fields given change (in one statement): null removes the customer's own limit on that dimension.
       method: 'POST',
       pattern: '/customers/:customerId/limits',
       access: 'operator',
       handler: async (req) => {
-        const limits = { rpm: optionalPositiveInteger(req.body, 'rpm'), tpm: optionalPositiveInteger(req.body, 'tpm') };
+        const limits = { rpm: changedPositiveInteger(req.body, 'rpm'), tpm: changedPositiveInteger(req.body, 'tpm') };
+        if (limits.rpm === undefined && limits.tpm === undefined) throw new GatewayError('invalid_request', 'Nothing to change: give rpm or tpm.', { param: 'rpm' });
         const customer = await customerOr404(keyStore, req.params.customerId);
         try {
           const updated = await keyStore.setCustomerLimits(customer.id, limits);

@@ -2,6 +2,7 @@
 import { GatewayError } from '../../dialects/errors/codes.js';
 import { isDay } from '../../metering/usage-store.js';
 import { MAX_PASSWORD_LENGTH, passwordProblem } from '../auth/passwords.js';
+import type { BudgetChange } from '../../keys/key-store.js';
 import { BudgetError, DEFAULT_BUDGET_MODE, DEFAULT_BUDGET_PERIOD, parseBudgetMode, parseBudgetPeriod, parseUsdAmount, type Budget } from '../../keys/budget.js';
 
 type Body = Readonly<Record<string, unknown>>;
@@ -58,19 +59,21 @@ export function dayParam(query: URLSearchParams, param: string, fallback: string
   return value;
 }
 
+/** A budget field read by `parse`; its refusal names the field. */
+function read<T>(param: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (err instanceof BudgetError) throw invalid(param, `${err.message}.`);
+    throw err;
+  }
+}
+
 /**
  * A budget from three fields: `${prefix}Usd` (a decimal string or number; absent, null or '' = no budget),
  * `${prefix}Period` (default month) and `${prefix}Mode` (default hard).
  */
 export function optionalBudget(body: Body, prefix: string): Budget | null {
-  const read = <T>(param: string, parse: () => T): T => {
-    try {
-      return parse();
-    } catch (err) {
-      if (err instanceof BudgetError) throw invalid(param, `${err.message}.`);
-      throw err;
-    }
-  };
   const amount = body[`${prefix}Usd`];
   if (isAbsent(amount)) return null;
   const period = body[`${prefix}Period`];
@@ -80,4 +83,29 @@ export function optionalBudget(body: Body, prefix: string): Budget | null {
     period: isAbsent(period) ? DEFAULT_BUDGET_PERIOD : read(`${prefix}Period`, () => parseBudgetPeriod(period)),
     mode: isAbsent(mode) ? DEFAULT_BUDGET_MODE : read(`${prefix}Mode`, () => parseBudgetMode(mode)),
   };
+}
+
+/**
+ * A change of a budget from the same three fields, for an edit: a field absent is kept; `${prefix}Usd`
+ * null or '' removes the budget (then a period or mode given is refused); undefined when none is given.
+ */
+export function budgetChange(body: Body, prefix: string): BudgetChange | null | undefined {
+  const [amountParam, periodParam, modeParam] = [`${prefix}Usd`, `${prefix}Period`, `${prefix}Mode`];
+  const { [amountParam]: amount, [periodParam]: period, [modeParam]: mode } = body;
+  if (amount !== undefined && isAbsent(amount)) {
+    for (const param of [periodParam, modeParam]) {
+      if (!isAbsent(body[param])) throw invalid(param, `${param} needs a budget: ${amountParam} removes it.`);
+    }
+    return null;
+  }
+  const change: BudgetChange = {};
+  if (amount !== undefined) change.amountNanoUsd = read(amountParam, () => parseUsdAmount(amount, amountParam));
+  if (!isAbsent(period)) change.period = read(periodParam, () => parseBudgetPeriod(period));
+  if (!isAbsent(mode)) change.mode = read(modeParam, () => parseBudgetMode(mode));
+  return Object.keys(change).length === 0 ? undefined : change;
+}
+
+/** A field of an edit: absent (undefined) keeps, null removes, else a positive integer. */
+export function changedPositiveInteger(body: Body, param: string): number | null | undefined {
+  return body[param] === undefined ? undefined : optionalPositiveInteger(body, param);
 }

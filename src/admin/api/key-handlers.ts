@@ -1,4 +1,4 @@
-// Customer > API Keys: list, create (the full key is in that one answer and nowhere else), revoke.
+// Customer > API Keys: list, create (the full key is in that one answer and nowhere else), edit (key-edit.ts), revoke.
 import type { Catalogue } from '../../catalog/catalogue.js';
 import { GatewayError } from '../../dialects/errors/codes.js';
 import type { KeyCache } from '../../keys/key-cache.js';
@@ -13,6 +13,7 @@ import { keyCreated, keyRevoked } from '../audit/audit-changes.js';
 import { budgetStatus } from './budget-status.js';
 import { customerOr404 } from './customer-lookup.js';
 import { assertKeyBudgetWithinCustomer } from './key-budget-ceiling.js';
+import { editKey } from './key-edit.js';
 import { keyLimitProblem } from './key-limits.js';
 import { optionalBudget, optionalPositiveInteger, optionalString, optionalStringList } from './input.js';
 import type { ApiRequest, ApiRoute } from './types.js';
@@ -22,13 +23,13 @@ import { keyView } from './views.js';
 export interface KeyDeps {
   keyStore: KeyStore;
   catalogue: Catalogue;
-  /** This process's key cache: refreshed at once after a revoke (other instances poll within seconds). */
+  /** This process's key cache: refreshed at once after an edit or a revoke (other instances poll within seconds). */
   keyCache: KeyCache;
   /** A customer's limits when it has none stored (GATEWAY_CUSTOMER_LIMITS), as the key cache applies them. */
   customerDefaults: CustomerDefaults;
   /** What a budgeted key has spent in the current period. */
   usageStore: Pick<UsageStore, 'totals'>;
-  /** The admin trail: every key created or revoked here is a row. */
+  /** The admin trail: every key created, edited or revoked here is a row. */
   audit: AuditRecorder;
   /** Active keys a customer may hold (GATEWAY_MAX_KEYS_PER_CUSTOMER); 0: no cap. */
   maxKeysPerCustomer: number;
@@ -52,6 +53,12 @@ export function keyRoutes(deps: KeyDeps): ApiRoute[] {
       },
     },
     { method: 'POST', pattern: '/customers/:customerId/keys', access: 'customer', handler: (req) => createKey(deps, req) },
+    {
+      method: 'PATCH',
+      pattern: '/customers/:customerId/keys/:keyId',
+      access: 'customer',
+      handler: (req) => editKey(deps, req, (name) => catalogueId(deps.catalogue, name)),
+    },
     {
       method: 'DELETE',
       pattern: '/customers/:customerId/keys/:keyId',

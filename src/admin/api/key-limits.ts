@@ -1,5 +1,6 @@
-// The ceiling a customer user's new key must stay under: its customer's own limits. A key may be stricter
-// than its customer, never looser; operators set any limits they like and are not checked here.
+// The ceiling a customer user's key must stay under: its customer's own limits, at creation and at an
+// edit (its budget: key-budget-ceiling.ts). A key may be stricter than its customer, never looser;
+// operators set any limits they like and are not checked here.
 import type { RateLimits } from '../../keys/rate-limits.js';
 
 export interface KeyLimitProblem {

@@ -19,7 +19,7 @@ export interface ApiRequest {
   readonly query: URLSearchParams;
   /** The client's address (behind a trusted proxy, the one it forwarded), for the admin trail. */
   readonly address: string | null;
-  /** The JSON body of POST calls; {} otherwise. */
+  /** The JSON body of POST and PATCH calls; {} otherwise. */
   readonly body: Readonly<Record<string, unknown>>;
 }
 
@@ -32,7 +32,7 @@ export interface ApiReply {
 export type ApiHandler = (req: ApiRequest) => Promise<ApiReply>;
 
 export interface ApiRoute {
-  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** e.g. /customers/:customerId/keys (below /admin/api). */
   readonly pattern: string;
   readonly access: Access;

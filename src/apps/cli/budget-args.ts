@@ -12,6 +12,8 @@ import {
   parseBudgetPeriod,
   parseUsdAmount,
   type Budget,
+  type BudgetMode,
+  type BudgetPeriod,
 } from '../../keys/budget.js';
 import { formatUsd } from '../../metering/cost.js';
 import { ArgError, shownArgument } from '../args.js';
@@ -37,11 +39,19 @@ export function budgetFromArgs(names: BudgetFlagNames, values: BudgetFlagValues)
   }
   const amount = values.amount;
   return {
-    amountNanoUsd: flag(names.amount, amount, `an amount in USD above 0 and at most ${MAX_BUDGET_WHOLE_USD}, with at most 9 decimals (e.g. 250 or 12.50)`, () => parseUsdAmount(amount)),
-    period: values.period === undefined ? DEFAULT_BUDGET_PERIOD : flag(names.period, values.period, BUDGET_PERIODS.join(', '), () => parseBudgetPeriod(values.period)),
-    mode: values.mode === undefined ? DEFAULT_BUDGET_MODE : flag(names.mode, values.mode, BUDGET_MODES.join(', '), () => parseBudgetMode(values.mode)),
+    amountNanoUsd: budgetFlag.amount(names.amount, amount, () => parseUsdAmount(amount)),
+    period: values.period === undefined ? DEFAULT_BUDGET_PERIOD : budgetFlag.period(names.period, values.period, () => parseBudgetPeriod(values.period)),
+    mode: values.mode === undefined ? DEFAULT_BUDGET_MODE : budgetFlag.mode(names.mode, values.mode, () => parseBudgetMode(values.mode)),
   };
 }
+
+/** Each part of a budget read from its flag, a bad value refused in one line naming the flag and the rule. */
+export const budgetFlag = {
+  amount: (name: string, value: string, read: () => number) =>
+    flag(name, value, `an amount in USD above 0 and at most ${MAX_BUDGET_WHOLE_USD}, with at most 9 decimals (e.g. 250 or 12.50)`, read),
+  period: (name: string, value: string, read: () => BudgetPeriod) => flag(name, value, BUDGET_PERIODS.join(', '), read),
+  mode: (name: string, value: string, read: () => BudgetMode) => flag(name, value, BUDGET_MODES.join(', '), read),
+};
 
 /** The value is shown through shownArgument: a key pasted into the wrong flag is not printed back. */
 function flag<T>(name: string, value: string, rule: string, read: () => T): T {

@@ -6,17 +6,15 @@ import type { Customer, CustomerLimits } from '../../keys/key-store.js';
 import { withStores } from '../../stores/open-stores.js';
 import { customerBudgetChanged, customerLimitsChanged } from '../../admin/audit/audit-changes.js';
 import { cliSource, recordAudit } from '../../admin/audit/record-audit.js';
-import { ArgError, parseCommandArgs, positiveIntegerArg, processIo, runCommand, shownArgument, type CliIo } from '../args.js';
+import { ArgError, parseCommandArgs, processIo, runCommand, shownArgument, type CliIo } from '../args.js';
 import { budgetView } from '../../policy/budgets/budget-view.js';
-import { budgetFromArgs, budgetText } from './budget-args.js';
+import { budgetText } from './budget-args.js';
+import { budgetChangeFromArgs, limitArg, NONE as NO_LIMIT } from './edit-args.js';
 import { formatTable, json, shortTime } from './output.js';
 
 export interface CustomersEnv {
   databaseUrl: string;
 }
-
-/** The word that removes a customer's own limit on a dimension (0 is refused: it would read as "blocked"). */
-export const NO_LIMIT = 'none';
 
 const USAGE = {
   list: 'customers list [--json]',
@@ -61,7 +59,8 @@ async function limits(argv: string[], env: CustomersEnv, io: CliIo): Promise<num
     const customer = await keys.getCustomerByName(positionals[0]);
     if (customer === null) throw new Error(`no customer named ${shownArgument(positionals[0])}`);
     if (!changed) return customer;
-    const updated = await keys.setCustomerLimits(customer.id, { rpm: rpm === undefined ? customer.rpm : rpm, tpm: tpm === undefined ? customer.tpm : tpm });
+    // Only the limits given: the store changes them in one statement, so a concurrent change of the other stays.
+    const updated = await keys.setCustomerLimits(customer.id, { rpm, tpm });
     await recordAudit(audit, cliSource(), customerLimitsChanged(customer, updated));
     return updated;
   });
@@ -70,8 +69,9 @@ async function limits(argv: string[], env: CustomersEnv, io: CliIo): Promise<num
 }
 
 /**
- * Without --amount it shows the customer's budget. `--amount USD` sets it (period default month, mode
- * default hard), `--amount none` removes it; --period and --mode need --amount (a budget is set whole).
+ * Without flags it shows the customer's budget. `--amount USD` sets the amount (a new budget: period
+ * default month, mode default hard), `--amount none` removes it; --period and --mode alone change those of
+ * the budget there is. Only the flags given change, in one statement.
  */
 async function budget(argv: string[], env: CustomersEnv, io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(
@@ -81,9 +81,7 @@ async function budget(argv: string[], env: CustomersEnv, io: CliIo): Promise<num
     true,
   );
   if (positionals.length !== 1) throw new ArgError(`expected one customer name (usage: ${USAGE.budget})`);
-  const remove = values.amount === NO_LIMIT;
-  if (remove && (values.period !== undefined || values.mode !== undefined)) throw new ArgError(`--amount ${NO_LIMIT} takes no --period or --mode`);
-  const wanted = remove ? null : budgetFromArgs({ amount: 'amount', period: 'period', mode: 'mode' }, { amount: values.amount, period: values.period, mode: values.mode });
+  const wanted = budgetChangeFromArgs({ amount: 'amount', period: 'period', mode: 'mode' }, { amount: values.amount, period: values.period, mode: values.mode });
   const result = await withStores(env.databaseUrl, async ({ keys, audit }) => {
     const customer = await keys.getCustomerByName(positionals[0]);
     if (customer === null) throw new Error(`no customer named ${shownArgument(positionals[0])}`);
@@ -99,16 +97,6 @@ async function budget(argv: string[], env: CustomersEnv, io: CliIo): Promise<num
 /** A customer as --json prints it: the budget's amount in USD (an exact decimal string). */
 function customerJson(c: Customer) {
   return { ...c, budget: budgetView(c.budget) };
-}
-
-/** `--rpm N` sets, `--rpm none` removes, absent (undefined) keeps. */
-function limitArg(flag: keyof CustomerLimits, value: string | undefined): number | null | undefined {
-  if (value === NO_LIMIT) return null;
-  try {
-    return positiveIntegerArg(flag, value);
-  } catch {
-    throw new ArgError(`--${flag} must be a positive integer or ${NO_LIMIT}, got ${shownArgument(value ?? '')}`);
-  }
 }
 
 function limitText(n: number | null): string {

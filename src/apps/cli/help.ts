@@ -14,6 +14,10 @@ commands:
         (period default month, UTC; mode default hard: refuse with 429, soft: allow and flag)
   keys list [--customer <name>] [--json]
         list keys; never the full key
+  keys update <id> [--name <label>] [--expires <ISO-8601>|none] [--models <id,id>|all] [--rpm N|none] [--tpm N|none]
+              [--budget USD|none] [--budget-period day|month|total] [--budget-mode hard|soft] [--json]
+        change a key: only the flags given change, none removes a setting; --json prints the key (never the
+        secret); running gateways apply a change within GATEWAY_KEY_REFRESH_MS
   keys revoke <id>
         revoke a key (the id or the prefix shown by keys list)
   customers list [--json]
@@ -22,8 +26,8 @@ commands:
         show or set a customer's limits for all its keys together; none removes one, a flag not given is kept;
         with neither set, GATEWAY_CUSTOMER_LIMITS applies; running gateways take a change within seconds
   customers budget <name> [--amount USD|none] [--period day|month|total] [--mode hard|soft] [--json]
-        show or set a customer's spend budget for all its keys together (period default month, UTC; mode
-        default hard); none removes it; running gateways take a change within seconds
+        show or set a customer's spend budget for all its keys together (a new one: period default month, UTC;
+        mode default hard); only the flags given change; none removes it; running gateways take a change within seconds
   usage [--customer <name>] [--key <id>] [--model <id>] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--json | --format csv]
         requests, tokens, errors and cost (USD) per day, customer, model and provider; csv: the invoicing export
   audit [--since YYYY-MM-DD|<ISO time>] [--customer <name>] [--json]

@@ -1,15 +1,16 @@
-// `model-gateway keys create|list|revoke`: key management from the command line, safe beside a running server
+// `model-gateway keys create|list|update|revoke`: key management from the command line, safe beside a running server
 // (SQLite in WAL mode, or the fleet's PostgreSQL; every running instance sees a revocation within a second or two).
 import { KEY_TAG } from '../../keys/key-format.js';
-import type { KeyRecord } from '../../keys/key-store.js';
+import type { KeyChanges, KeyRecord } from '../../keys/key-store.js';
 import { keyStatus } from '../../keys/key-status.js';
 import { withStores } from '../../stores/open-stores.js';
 import type { Stores } from '../../stores/stores.js';
-import { customerCreated, keyCreated, keyRevoked } from '../../admin/audit/audit-changes.js';
+import { customerCreated, keyCreated, keyRevoked, keyUpdated } from '../../admin/audit/audit-changes.js';
 import { cliSource, recordAudit } from '../../admin/audit/record-audit.js';
 import { ArgError, parseCommandArgs, positiveIntegerArg, processIo, runCommand, shownArgument, type CliIo } from '../args.js';
 import { budgetView } from '../../policy/budgets/budget-view.js';
 import { budgetFromArgs } from './budget-args.js';
+import { budgetChangeFromArgs, limitArg, noneOr, NONE } from './edit-args.js';
 import { formatTable, json, shortTime } from './output.js';
 
 export interface KeysEnv {
@@ -22,21 +23,26 @@ const USAGE = {
   create:
     'keys create --customer <name> [--name <label>] [--expires <ISO-8601>] [--models <id,id>] [--rpm N] [--tpm N] [--budget USD] [--budget-period day|month|total] [--budget-mode hard|soft] [--json]',
   list: 'keys list [--customer <name>] [--json]',
+  update:
+    'keys update <id> [--name L] [--expires DATE|none] [--models a,b|all] [--rpm N|none] [--tpm N|none] [--budget USD|none] [--budget-period day|month|total] [--budget-mode hard|soft] [--json]',
   revoke: 'keys revoke <id>',
 };
+
+/** `--models all` lifts the key's model list: every model of the catalogue. */
+const ALL_MODELS = 'all';
 
 /** The key store, and the admin trail every change made here is written to. */
 type KeyStores = Pick<Stores, 'keys' | 'audit'>;
 
 type Subcommand = (argv: string[], stores: KeyStores, io: CliIo, env: KeysEnv) => Promise<number>;
 
-const SUBCOMMANDS: Record<string, Subcommand> = { create, list, revoke };
+const SUBCOMMANDS: Record<string, Subcommand> = { create, list, update, revoke };
 
 export async function runKeys(argv: string[], env: KeysEnv, io: CliIo = processIo): Promise<number> {
   return runCommand(io, 'keys', async () => {
     const [name, ...rest] = argv;
     const sub = name !== undefined && Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
-    if (sub === undefined) throw new ArgError(`expected create, list or revoke (usage: ${Object.values(USAGE).join(' | ')})`);
+    if (sub === undefined) throw new ArgError(`expected create, list, update or revoke (usage: ${Object.values(USAGE).join(' | ')})`);
     return withStores(env.databaseUrl, (stores) => sub(rest, stores, io, env));
   });
 }
@@ -92,6 +98,49 @@ async function list(argv: string[], { keys: store }: KeyStores, io: CliIo): Prom
   }
   const keys = await store.listKeys({ customerId });
   io.out(values.json ? json(keys.map(keyJson)) : keyTable(keys, Date.now()));
+  return 0;
+}
+
+/** Only the flags given change (store.updateKey: one statement); `none` removes a setting. */
+async function update(argv: string[], { keys: store, audit }: KeyStores, io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
+      name: { type: 'string' },
+      expires: { type: 'string' },
+      models: { type: 'string' },
+      rpm: { type: 'string' },
+      tpm: { type: 'string' },
+      budget: { type: 'string' },
+      'budget-period': { type: 'string' },
+      'budget-mode': { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    USAGE.update,
+    true,
+  );
+  const id = positionals.length === 1 ? keyIdOf(positionals[0]) : '';
+  if (id === '') throw new ArgError(`expected one key id (usage: ${USAGE.update})`);
+  const changes: KeyChanges = {
+    name: values.name,
+    expiresAt: noneOr(values.expires, (v) => v),
+    allowedModels: values.models === undefined ? undefined : values.models === ALL_MODELS ? null : values.models.split(','),
+    rpm: limitArg('rpm', values.rpm),
+    tpm: limitArg('tpm', values.tpm),
+    budget: budgetChangeFromArgs(
+      { amount: 'budget', period: 'budget-period', mode: 'budget-mode' },
+      { amount: values.budget, period: values['budget-period'], mode: values['budget-mode'] },
+    ),
+  };
+  if (Object.values(changes).every((v) => v === undefined)) {
+    throw new ArgError(`nothing to change: give at least one of --name, --expires, --models, --rpm, --tpm, --budget, --budget-period, --budget-mode (${NONE} removes one)`);
+  }
+  const before = await store.getKey(id);
+  if (before === null) throw new Error(`no key with id ${shownArgument(id)}`);
+  const after = await store.updateKey(before.id, changes);
+  if (after === null) throw new Error(`no key with id ${shownArgument(id)}`);
+  await recordAudit(audit, cliSource(), keyUpdated(before, after));
+  io.out(values.json ? json(keyJson(after)) : `updated ${after.id}\n`);
   return 0;
 }
 

@@ -3,9 +3,23 @@
 // changesSince hands back is a transaction horizon, not a row version (key-change-feed.ts says why).
 import type pg from 'pg';
 import { displayPrefix, generateKey, hashSecret, randomBase62 } from '../../keys/key-format.js';
-import { checkedBudget, validCustomerLimits, validCustomerName, validateKeySettings } from '../../keys/key-input.js';
-import { budgetColumns, budgetFromColumns, type Budget } from '../../keys/budget.js';
-import { checkKeyCap, KeyStoreError, type Customer, type CustomerLimits, type KeyChange, type KeyRecord, type KeyStore, type NewKey } from '../../keys/key-store.js';
+import { validCustomerName, validateKeySettings } from '../../keys/key-input.js';
+import { needsStoredBudget, validBudgetChange, validCustomerLimitChanges, validateKeyChanges } from '../../keys/key-changes.js';
+import { budgetColumns, budgetFromColumns } from '../../keys/budget.js';
+import {
+  checkKeyCap,
+  KeyStoreError,
+  type BudgetChange,
+  type Customer,
+  type CustomerLimitChanges,
+  type KeyChange,
+  type KeyChanges,
+  type KeyRecord,
+  type KeyStore,
+  type NewKey,
+} from '../../keys/key-store.js';
+import { budgetAssignments, keyAssignments, limitAssignments, setClause, type Assignment } from '../change-assignments.js';
+import { editRefusal } from '../edit-refusal.js';
 import { CHANGE_STAMP_VALUES, FEED_TRANSACTION, NOTIFY_KEY_CHANGE, READ_HORIZON, STAMP_CHANGE, nextCursor } from './key-change-feed.js';
 import { inTransaction, sqlState, UNIQUE_VIOLATION, type Queryable, type WatchedPool } from './pool.js';
 
@@ -144,27 +158,33 @@ export class PostgresKeyStore implements KeyStore {
     return rows.map(toCustomer);
   }
 
-  async setCustomerLimits(customerId: string, limits: CustomerLimits): Promise<Customer> {
-    const valid = validCustomerLimits(limits);
-    return this.updateCustomer(customerId, 'rpm = $1, tpm = $2', [valid.rpm, valid.tpm]);
+  async setCustomerLimits(customerId: string, limits: CustomerLimitChanges): Promise<Customer> {
+    return this.updateCustomer(customerId, limitAssignments(validCustomerLimitChanges(limits)), false);
   }
 
-  async setCustomerBudget(customerId: string, budget: Budget | null): Promise<Customer> {
-    return this.updateCustomer(customerId, 'budget_nano_usd = $1, budget_period = $2, budget_mode = $3', budgetColumns(checkedBudget(budget)));
+  async setCustomerBudget(customerId: string, budget: BudgetChange | null): Promise<Customer> {
+    const change = validBudgetChange(budget);
+    if (change === undefined) throw new KeyStoreError('no budget change given');
+    return this.updateCustomer(customerId, budgetAssignments(change), needsStoredBudget(change));
   }
 
-  /** Sets columns of a customer (`assignments` numbers its values from $1) and stamps its keys as changed, in one transaction. */
-  private async updateCustomer(customerId: string, assignments: string, values: unknown[]): Promise<Customer> {
+  /**
+   * Sets columns of a customer in one UPDATE and stamps its keys as changed, in one transaction.
+   * `budgetRequired`: the change keeps the stored amount, so only a customer with one.
+   */
+  private async updateCustomer(customerId: string, assignments: Assignment[], budgetRequired: boolean): Promise<Customer> {
+    const { sql, values } = setClause(assignments, (n) => `$${n}`, 2);
+    const guard = budgetRequired ? ' AND budget_nano_usd IS NOT NULL' : '';
     return inTransaction(this.pool, async (client) => {
       // FOR UPDATE, not the weaker lock the UPDATE alone takes, waits for a createKey of this customer
       // (its foreign key check holds a key-share lock) and makes later ones wait: either that key is
       // stamped below, or it is written after this commits and read with the new settings.
       await client.query('SELECT 1 FROM customers WHERE id = $1 FOR UPDATE', [customerId]);
-      const { rows } = await client.query<CustomerRow>(`UPDATE customers SET ${assignments} WHERE id = $${values.length + 1} RETURNING *`, [
-        ...values,
-        customerId,
-      ]);
-      if (rows.length === 0) throw new KeyStoreError(`no customer with id ${customerId}`);
+      const { rows } = await client.query<CustomerRow>(`UPDATE customers SET ${sql} WHERE id = $1${guard} RETURNING *`, [customerId, ...values]);
+      if (rows.length === 0) {
+        const exists = (await this.customerWhere(client, 'id', customerId)) !== null;
+        throw new KeyStoreError(exists ? 'the customer has no budget: give an amount' : `no customer with id ${customerId}`);
+      }
       // The keys carry the customer's settings to every cache: stamped as changed, they are read again.
       const stamped = await client.query(`UPDATE api_keys SET ${STAMP_CHANGE} WHERE customer_id = $1`, [customerId]);
       if ((stamped.rowCount ?? 0) > 0) await client.query(NOTIFY_KEY_CHANGE);
@@ -214,6 +234,20 @@ export class PostgresKeyStore implements KeyStore {
   async getKey(id: string): Promise<KeyRecord | null> {
     const row = await this.keyRow(this.pool, id);
     return row ? toRecord(row) : null;
+  }
+
+  async updateKey(id: string, changes: KeyChanges): Promise<KeyRecord | null> {
+    const valid = validateKeyChanges(changes);
+    const { sql, values } = setClause(keyAssignments(valid, (ids) => ids), (n) => `$${n}`, 2);
+    const guard = needsStoredBudget(valid.budget) ? ' AND budget_nano_usd IS NOT NULL' : '';
+    const row = await inTransaction(this.pool, async (client) => {
+      const changed = await client.query(`UPDATE api_keys SET ${sql}, ${STAMP_CHANGE} WHERE id = $1 AND status = 'active'${guard}`, [id, ...values]);
+      if (changed.rowCount === 1) await client.query(NOTIFY_KEY_CHANGE);
+      return { changed: changed.rowCount === 1, row: await this.keyRow(client, id) };
+    });
+    if (row.changed) return toRecord(row.row as KeyRow);
+    if (row.row === null) return null;
+    throw editRefusal(toRecord(row.row));
   }
 
   async revokeKey(id: string): Promise<boolean> {

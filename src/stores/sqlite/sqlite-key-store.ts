@@ -2,10 +2,25 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './open.js';
 import { displayPrefix, generateKey, hashSecret, randomBase62 } from '../../keys/key-format.js';
-import { checkedBudget, validCustomerLimits, validCustomerName, validateKeySettings } from '../../keys/key-input.js';
-import { budgetColumns, budgetFromColumns, type Budget } from '../../keys/budget.js';
+import { validCustomerName, validateKeySettings } from '../../keys/key-input.js';
+import { needsStoredBudget, validBudgetChange, validCustomerLimitChanges, validateKeyChanges } from '../../keys/key-changes.js';
+import { budgetColumns, budgetFromColumns } from '../../keys/budget.js';
+import { budgetAssignments, keyAssignments, limitAssignments, setClause, type Assignment } from '../change-assignments.js';
+import { editRefusal } from '../edit-refusal.js';
 import { lastUsedRowsWriter } from './last-used-rows.js';
-import { checkKeyCap, KeyStoreError, type Customer, type CustomerLimits, type KeyChange, type KeyRecord, type KeyStore, type LastUse, type NewKey } from '../../keys/key-store.js';
+import {
+  checkKeyCap,
+  KeyStoreError,
+  type BudgetChange,
+  type Customer,
+  type CustomerLimitChanges,
+  type KeyChange,
+  type KeyChanges,
+  type KeyRecord,
+  type KeyStore,
+  type LastUse,
+  type NewKey,
+} from '../../keys/key-store.js';
 
 interface CustomerRow {
   id: string;
@@ -135,20 +150,29 @@ export class SqliteKeyStore implements KeyStore {
     return rows.map(toCustomer);
   }
 
-  async setCustomerLimits(customerId: string, limits: CustomerLimits): Promise<Customer> {
-    const valid = validCustomerLimits(limits);
-    return this.updateCustomer(customerId, 'rpm = ?, tpm = ?', [valid.rpm, valid.tpm]);
+  async setCustomerLimits(customerId: string, limits: CustomerLimitChanges): Promise<Customer> {
+    return this.updateCustomer(customerId, limitAssignments(validCustomerLimitChanges(limits)), false);
   }
 
-  async setCustomerBudget(customerId: string, budget: Budget | null): Promise<Customer> {
-    return this.updateCustomer(customerId, 'budget_nano_usd = ?, budget_period = ?, budget_mode = ?', budgetColumns(checkedBudget(budget)));
+  async setCustomerBudget(customerId: string, budget: BudgetChange | null): Promise<Customer> {
+    const change = validBudgetChange(budget);
+    if (change === undefined) throw new KeyStoreError('no budget change given');
+    return this.updateCustomer(customerId, budgetAssignments(change), needsStoredBudget(change));
   }
 
-  /** Sets columns of a customer and stamps its keys as changed, in one transaction, so caches read them again. */
-  private updateCustomer(customerId: string, assignments: string, values: unknown[]): Customer {
+  /**
+   * Sets columns of a customer in one UPDATE and stamps its keys as changed, in one transaction, so caches
+   * read them again. `budgetRequired`: the change keeps the stored amount, so only a customer with one.
+   */
+  private updateCustomer(customerId: string, assignments: Assignment[], budgetRequired: boolean): Customer {
+    const { sql, values } = setClause(assignments, () => '?');
+    const guard = budgetRequired ? ' AND budget_nano_usd IS NOT NULL' : '';
     const set = this.db.transaction(() => {
-      const changed = this.db.prepare(`UPDATE customers SET ${assignments} WHERE id = ?`).run(...values, customerId);
-      if (changed.changes !== 1) throw new KeyStoreError(`no customer with id ${customerId}`);
+      const changed = this.db.prepare(`UPDATE customers SET ${sql} WHERE id = ?${guard}`).run(...values, customerId);
+      if (changed.changes !== 1) {
+        const row = this.sql.customerById.get(customerId);
+        throw new KeyStoreError(row ? 'the customer has no budget: give an amount' : `no customer with id ${customerId}`);
+      }
       // One row at a time: versions are unique, and one UPDATE of many rows reads NEXT_VERSION only once.
       const ids = this.db.prepare('SELECT id FROM api_keys WHERE customer_id = ? ORDER BY id').pluck().all(customerId) as string[];
       const stamp = this.db.prepare(`UPDATE api_keys SET version = ${NEXT_VERSION} WHERE id = ?`);
@@ -202,6 +226,22 @@ export class SqliteKeyStore implements KeyStore {
   async getKey(id: string): Promise<KeyRecord | null> {
     const row = this.sql.keyById.get(id);
     return row ? toRecord(row) : null;
+  }
+
+  async updateKey(id: string, changes: KeyChanges): Promise<KeyRecord | null> {
+    const valid = validateKeyChanges(changes);
+    const { sql, values } = setClause(keyAssignments(valid, (ids) => JSON.stringify(ids)), () => '?');
+    const guard = needsStoredBudget(valid.budget) ? ' AND budget_nano_usd IS NOT NULL' : '';
+    const update = this.db.transaction(() => {
+      const changed = this.db
+        .prepare(`UPDATE api_keys SET ${sql}, version = ${NEXT_VERSION} WHERE id = ? AND status = 'active'${guard}`)
+        .run(...values, id);
+      const row = this.sql.keyById.get(id);
+      if (changed.changes === 1) return toRecord(row as KeyRow);
+      if (row === undefined) return null;
+      throw editRefusal(toRecord(row));
+    });
+    return update.immediate();
   }
 
   async revokeKey(id: string): Promise<boolean> {

@@ -101,8 +101,8 @@ t.test('bad arguments and unknown names fail with one line on stderr', async (t)
   const { cli } = tempCli(t);
   await cli('keys', 'create', '--customer', 'acme');
   const cases: Array<[string[], number, RegExp]> = [
-    [[], 2, /expected create, list or revoke/],
-    [['rotate'], 2, /expected create, list or revoke/],
+    [[], 2, /expected create, list, update or revoke/],
+    [['rotate'], 2, /expected create, list, update or revoke/],
     [['create'], 2, /--customer is required/],
     [['create', '--customer'], 2, /option --customer needs a value/],
     [['create', '--customer', 'a', '--rpm', '0'], 2, /--rpm must be a positive integer/],

@@ -49,7 +49,7 @@ export class AdminClient {
     return res;
   }
 
-  send(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+  send(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
     const all: Record<string, string> = { ...sameOriginHeaders(this.baseUrl) };
     if (this.cookie !== null) all.cookie = this.cookie;
     if (this.csrfToken !== null && method !== 'GET') all['x-csrf-token'] = this.csrfToken;
@@ -58,7 +58,7 @@ export class AdminClient {
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a test reads the body in the shape it then asserts
-  async ok<T = any>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  async ok<T = any>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
     const res = await this.send(method, path, body);
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
     return res.json<T>();

@@ -17,7 +17,7 @@ t.test('who may give a key which budget', async (t) => {
     ['a user, above', user, budget(250), budget(100), false],
     ['a user, above with another period', user, budget(150, 'total'), budget(100, 'month'), false],
     ['a user, a daily key budget under a monthly customer budget', user, budget(20, 'day'), budget(100, 'month'), true],
-    ['a user, above a soft customer budget', user, budget(250), budget(100, 'month', 'soft'), false],
+    ['a user, above a soft customer budget (it refuses nothing, so it caps nothing)', user, budget(250), budget(100, 'month', 'soft'), true],
     ['a user, no key budget: the customer budget applies', user, null, budget(100), true],
     ['a user, a customer without a budget', user, budget(9_000), null, true],
     ['the operator, above', operator, budget(250), budget(100), true],

@@ -31,7 +31,7 @@ export function whenSignedOut(fn) {
 }
 
 /**
- * @param {'GET' | 'POST' | 'DELETE'} method
+ * @param {'GET' | 'POST' | 'PATCH' | 'DELETE'} method
  * @param {string} path below /admin/api
  * @param {unknown} [body]
  * @returns {Promise<any>}

@@ -34,8 +34,8 @@ export function onSubmit(form, send) {
   }
 }
 
-/** @param {HTMLFormElement} form @returns {Record<string, string>} */
-function valuesOf(form) {
+/** The form's text values by name. @param {HTMLFormElement} form @returns {Record<string, string>} */
+export function valuesOf(form) {
   /** @type {Record<string, string>} */
   const values = {};
   for (const [name, value] of new FormData(form)) if (typeof value === 'string') values[name] = value;

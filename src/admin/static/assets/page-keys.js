@@ -1,26 +1,41 @@
 // @ts-check
-// Customer > API Keys: the keys table, the create form, the one-time display of a new key, revoking.
+// Customer > API Keys: the keys table, the create form, the one-time display of a new key, editing (an
+// Edit action on each active key), revoking. Operators reach this page for every customer.
 import { api, enc } from './api.js';
-import { budgetBody, budgetCell, budgetFields, budgetWarning } from './budget.js';
-import { field, h, newId, notice, replace } from './dom.js';
-import { confirmDialog, onSubmit } from './forms.js';
+import { budgetCell, budgetWarning } from './budget.js';
+import { h, newId, notice, replace } from './dom.js';
+import { confirmDialog, onSubmit, valuesOf } from './forms.js';
 import { count, when } from './format.js';
+import { changedFields, fillKeyFields, keyBody, keyFields } from './key-fields.js';
 import { customerHeader } from './layout.js';
 import { dataTable } from './table.js';
-import { unpricedMark } from './unpriced.js';
 
 /** @param {import('./app.js').PageContext} ctx */
 export async function keysPage(ctx) {
   const path = `/customers/${enc(ctx.params.customerId)}`;
   const [{ customer }, { models }] = await Promise.all([api('GET', path), api('GET', '/models')]);
   const revealArea = h('div', { class: 'reveal-area' });
+  const editArea = h('div', { class: 'edit-area' });
   const tableArea = h('section', { 'aria-labelledby': 'keys-heading' });
   const messages = h('div', { class: 'form-messages' });
 
   async function refreshTable() {
     const { keys } = await api('GET', `${path}/keys`);
     const warnings = keys.filter((/** @type {any} */ k) => k.status === 'active').map((/** @type {any} */ k) => budgetWarning(k.budgetStatus, `Key ${k.name ?? k.prefix}`));
-    replace(tableArea, h('h2', { id: 'keys-heading', tabindex: -1 }, 'Keys'), messages, ...warnings, keys.length === 0 ? notice('ok', 'No keys yet.') : keysTable(keys, revoke));
+    replace(tableArea, h('h2', { id: 'keys-heading', tabindex: -1 }, 'Keys'), messages, ...warnings, keys.length === 0 ? notice('ok', 'No keys yet.') : keysTable(keys, edit, revoke));
+  }
+
+  /** Opens the Edit form of a key above the table; saving sends only what was changed. @param {any} key */
+  function edit(key) {
+    const form = editForm(models, key, async (changes) => {
+      await api('PATCH', `${path}/keys/${enc(key.id)}`, changes);
+      replace(editArea);
+      await refreshTable();
+      replace(messages, notice('ok', `Key ${changes.name ?? key.name ?? key.prefix} saved.`));
+      tableArea.querySelector('h2')?.focus();
+    }, () => replace(editArea));
+    replace(editArea, form);
+    form.querySelector('h2')?.focus();
   }
 
   /** @param {any} key */
@@ -47,7 +62,7 @@ export async function keysPage(ctx) {
     showNewKey(revealArea, created.secret, created.key);
     await refreshTable();
   });
-  replace(ctx.main, customerHeader(ctx, customer, 'keys', 'API Keys'), revealArea, form, tableArea);
+  replace(ctx.main, customerHeader(ctx, customer, 'keys', 'API Keys'), revealArea, form, editArea, tableArea);
   await refreshTable();
 }
 
@@ -57,43 +72,40 @@ export async function keysPage(ctx) {
  */
 function createForm(models, create) {
   const form = /** @type {HTMLFormElement} */ (
-    h(
-      'form',
-      { class: 'card', 'aria-labelledby': 'new-key' },
-      h('h2', { id: 'new-key' }, 'Create a key'),
-      h(
-        'div',
-        { class: 'grid' },
-        field('Name', { name: 'name', required: true, maxlength: 200, autocomplete: 'off' }, 'What the key is for, e.g. "CI" or "Alice laptop".'),
-        field('Expiry date (UTC, optional)', { name: 'expires', type: 'date' }, 'The key stops working at 00:00 UTC that day.'),
-        field('Requests per minute (optional)', { name: 'rpm', type: 'number', min: 1, step: 1, inputmode: 'numeric' }),
-        field('Tokens per minute (optional)', { name: 'tpm', type: 'number', min: 1, step: 1, inputmode: 'numeric' }),
-        ...budgetFields('budget', 'Spend budget (USD, optional)'),
-      ),
-      h(
-        'fieldset',
-        { class: 'models' },
-        h('legend', {}, 'Allowed models'),
-        h('p', { class: 'hint' }, 'Leave all unticked to allow every model in the catalogue.'),
-        models.map((m) => {
-          const id = newId('model');
-          return h('div', { class: 'check' }, h('input', { type: 'checkbox', id, name: 'model', value: m.id }), h('label', { for: id }, `${m.displayName} `, h('code', {}, m.id), unpricedMark(m)));
-        }),
-      ),
-      h('button', { type: 'submit' }, 'Create key'),
-    )
+    h('form', { class: 'card', 'aria-labelledby': 'new-key' }, h('h2', { id: 'new-key' }, 'Create a key'), ...keyFields(models), h('button', { type: 'submit' }, 'Create key'))
   );
   onSubmit(form, async (v, f) => {
-    const chosen = [...f.querySelectorAll('input[name=model]:checked')].map((el) => /** @type {HTMLInputElement} */ (el).value);
-    await create({
-      name: v.name,
-      expiresAt: v.expires ? `${v.expires}T00:00:00Z` : null,
-      allowedModels: chosen.length === 0 ? null : chosen,
-      rpm: v.rpm ? Number(v.rpm) : null,
-      tpm: v.tpm ? Number(v.tpm) : null,
-      ...budgetBody(v, 'budget'),
-    });
+    await create(keyBody(v, f));
     f.reset();
+  });
+  return form;
+}
+
+/**
+ * The Edit form of one key: its settings filled in; saving sends the fields changed, nothing else.
+ * @param {Array<{ id: string, displayName: string, priced: boolean }>} models
+ * @param {any} key
+ * @param {(changes: Record<string, unknown>) => Promise<void>} save
+ * @param {() => void} cancel
+ */
+function editForm(models, key, save, cancel) {
+  const titleId = newId('edit-key');
+  const form = /** @type {HTMLFormElement} */ (
+    h(
+      'form',
+      { class: 'card', 'aria-labelledby': titleId },
+      h('h2', { id: titleId, tabindex: -1 }, `Edit key ${key.name ?? key.prefix}`),
+      h('p', { class: 'hint' }, 'Running gateways apply a change within seconds.'),
+      ...keyFields(models),
+      h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Save changes'), h('button', { type: 'button', class: 'secondary', onclick: cancel }, 'Cancel')),
+    )
+  );
+  fillKeyFields(form, key);
+  const before = keyBody(valuesOf(form), form);
+  onSubmit(form, async (v, f) => {
+    const changes = changedFields(before, keyBody(v, f));
+    if (Object.keys(changes).length === 0) throw new Error('Nothing changed.');
+    await save(changes);
   });
   return form;
 }
@@ -133,9 +145,10 @@ function showNewKey(area, secret, key) {
 
 /**
  * @param {any[]} keys
+ * @param {(key: any) => void} edit
  * @param {(key: any) => Promise<void>} revoke
  */
-function keysTable(keys, revoke) {
+function keysTable(keys, edit, revoke) {
   return dataTable(
     'API keys',
     ['Name', 'Prefix', 'Created (UTC)', 'Last used (UTC)', 'Expiry (UTC)', 'Allowed models', 'Limits (rpm / tpm)', 'Budget (spent this period)', 'Status', 'Actions'],
@@ -150,7 +163,12 @@ function keysTable(keys, revoke) {
       budgetCell(k.budgetStatus),
       h('span', { class: `status ${k.status}` }, k.status),
       k.status === 'active'
-        ? h('button', { type: 'button', class: 'danger small', 'aria-label': `Revoke key ${k.name ?? k.prefix}`, onclick: () => void revoke(k) }, 'Revoke')
+        ? h(
+            'span',
+            { class: 'row-actions' },
+            h('button', { type: 'button', class: 'secondary small', 'aria-label': `Edit key ${k.name ?? k.prefix}`, onclick: () => edit(k) }, 'Edit'),
+            h('button', { type: 'button', class: 'danger small', 'aria-label': `Revoke key ${k.name ?? k.prefix}`, onclick: () => void revoke(k) }, 'Revoke'),
+          )
         : '',
     ]),
   );
