@@ -6,9 +6,13 @@
 // under valgrind the gateway runs ~50× slower, its timers (usage batches, log flushes) fire over fewer
 // requests, and the kernel's work is not counted at all.
 //
-//   node dist/bench/tools/instructions.js [--build <checkout with dist/>] [--scenario chat] [--warmup 20000] [--requests 2000] [--gateway-env K=V ...]
+//   node dist/bench/tools/instructions.js [--build <checkout with dist/>] [--scenario chat] [--warmup 20000] [--requests 2000] [--gateway-env K=V ...] [--keep FILE]
+//
+// `--keep FILE` copies the main thread's callgrind dump to FILE, to see where the instructions go:
+// `callgrind_annotate --inclusive=yes FILE` (V8's JIT code shows as addresses; the C++ of V8 and
+// Node, the GC and the builtins by name).
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
@@ -29,6 +33,8 @@ export interface InstructionOptions {
   connections: number;
   /** Gateway settings over the bench's (e.g. DATABASE_URL=postgres://... to count a store). */
   gatewayEnv?: Record<string, string>;
+  /** Where to copy the main thread's callgrind dump (null: not kept). */
+  keep?: string | null;
 }
 
 /** `PROGRAM TOTALS` of a callgrind_annotate report. */
@@ -82,6 +88,7 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
       }
       // The dump of the main thread, callgrind.out.<n>-01, is written after callgrind_control returns.
       const dump = await mainThreadDump(dir);
+      if (opts.keep != null) copyFileSync(join(dir, dump), opts.keep);
       const report = await run('callgrind_annotate', [join(dir, dump)], { maxBuffer: 64 * 1024 * 1024 });
       const total = programTotal(report.stdout);
       return { total, perRequest: Math.round(total / opts.requests), failed: opts.requests - measured.ok };
@@ -132,6 +139,7 @@ async function mainCli(): Promise<void> {
       requests: { type: 'string', default: '2000' },
       connections: { type: 'string', default: '4' },
       'gateway-env': { type: 'string', multiple: true },
+      keep: { type: 'string' },
     },
   });
   const r = await countInstructions({
@@ -141,6 +149,7 @@ async function mainCli(): Promise<void> {
     requests: Number(values.requests),
     connections: Number(values.connections),
     gatewayEnv: gatewaySettings(values['gateway-env'] ?? []),
+    keep: values.keep ?? null,
   });
   const failed = r.failed > 0 ? `; ${r.failed} answered otherwise` : '';
   console.log(`${values.scenario}: ${r.perRequest} instructions per request on the gateway's main thread (${r.total} over ${values.requests}${failed})`);

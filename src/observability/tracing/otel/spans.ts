@@ -2,7 +2,7 @@
 // `{gen_ai.operation.name} {gen_ai.request.model}` with the GenAI semantic conventions' attributes and
 // the gateway's own `model_gateway.*`, and one CLIENT span per upstream attempt under it. Attributes
 // are set once, when a span ends, and only on a sampled span: an unsampled request pays for its ids alone.
-import type { Attributes, Context, Span, TextMapPropagator, Tracer } from '@opentelemetry/api';
+import type { Context, Span, TextMapPropagator, Tracer } from '@opentelemetry/api';
 import { defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AttemptResult, AttemptTrace, RequestFacts, RequestTrace } from '../request-trace.js';
@@ -33,6 +33,24 @@ export const FIRST_TOKEN_EVENT = 'gen_ai.first_token';
 
 const TRACE_HEADERS = ['traceparent', 'tracestate'] as const;
 
+/**
+ * `{operation} {model}`, made once per model: a name built per span is a rope that the exporter's
+ * serialiser, reading it char by char, flattens through a runtime call every time; a cached one is
+ * flattened once, by its first export. Client-written
+ * names (an unknown model) are as many as clients invent, so the cache stops growing at a bound.
+ */
+const SPAN_NAMES = new Map<string, string>();
+const SPAN_NAMES_MAX = 1024;
+
+function spanName(model: string): string {
+  let name = SPAN_NAMES.get(model);
+  if (name === undefined) {
+    name = `${OPERATION} ${model}`;
+    if (SPAN_NAMES.size < SPAN_NAMES_MAX) SPAN_NAMES.set(model, name);
+  }
+  return name;
+}
+
 export class OtelRequestTrace implements RequestTrace {
   readonly recording: boolean;
   readonly traceId: string | null;
@@ -61,7 +79,7 @@ export class OtelRequestTrace implements RequestTrace {
   attempt(route: string, provider: string, model: string | null): AttemptTrace {
     this.route = route;
     this.provider = provider;
-    const span = this.tracer.startSpan(model === null ? OPERATION : `${OPERATION} ${model}`, { kind: SpanKind.CLIENT }, this.context);
+    const span = this.tracer.startSpan(model === null ? OPERATION : spanName(model), { kind: SpanKind.CLIENT }, this.context);
     return new OtelAttempt(span, this.propagator, route, provider, model);
   }
 
@@ -71,34 +89,33 @@ export class OtelRequestTrace implements RequestTrace {
       span.end(f.endedAt);
       return;
     }
-    if (f.requestModel !== null) span.updateName(`${OPERATION} ${f.requestModel}`);
-    const a: Attributes = {
-      [ATTR.operation]: OPERATION,
-      [ATTR.surface]: f.surface,
-      [ATTR.status]: f.status,
-    };
+    if (f.requestModel !== null) span.updateName(spanName(f.requestModel));
+    // One setAttribute per attribute, straight into the span: building an object of computed keys for
+    // setAttributes cost a runtime call per key, then a for-in over it (bench/tools/instructions.ts).
+    span.setAttribute(ATTR.operation, OPERATION);
+    span.setAttribute(ATTR.surface, f.surface);
+    span.setAttribute(ATTR.status, f.status);
     const provider = this.provider ?? f.provider;
     const route = this.route ?? f.route;
-    if (provider !== null) a[ATTR.provider] = provider;
-    if (route !== null) a[ATTR.route] = route;
-    if (f.requestModel !== null) a[ATTR.requestModel] = f.requestModel;
-    if (f.responseModel !== null) a[ATTR.responseModel] = f.responseModel;
-    if (f.responseId !== null) a[ATTR.responseId] = f.responseId;
-    if (f.finishReason !== null) a[ATTR.finishReasons] = [f.finishReason];
-    if (f.maxTokens !== null) a[ATTR.maxTokens] = f.maxTokens;
-    if (f.temperature !== null) a[ATTR.temperature] = f.temperature;
+    if (provider !== null) span.setAttribute(ATTR.provider, provider);
+    if (route !== null) span.setAttribute(ATTR.route, route);
+    if (f.requestModel !== null) span.setAttribute(ATTR.requestModel, f.requestModel);
+    if (f.responseModel !== null) span.setAttribute(ATTR.responseModel, f.responseModel);
+    if (f.responseId !== null) span.setAttribute(ATTR.responseId, f.responseId);
+    if (f.finishReason !== null) span.setAttribute(ATTR.finishReasons, [f.finishReason]);
+    if (f.maxTokens !== null) span.setAttribute(ATTR.maxTokens, f.maxTokens);
+    if (f.temperature !== null) span.setAttribute(ATTR.temperature, f.temperature);
     if (f.usage !== null) {
       // The conventions count every input token, those read from and written to the cache included.
-      a[ATTR.inputTokens] = f.usage.input + f.usage.cacheRead + f.usage.cacheWrite;
-      a[ATTR.outputTokens] = f.usage.output;
+      span.setAttribute(ATTR.inputTokens, f.usage.input + f.usage.cacheRead + f.usage.cacheWrite);
+      span.setAttribute(ATTR.outputTokens, f.usage.output);
     }
-    if (f.customer !== null) a[ATTR.customer] = f.customer;
-    if (f.keyId !== null) a[ATTR.keyId] = f.keyId;
+    if (f.customer !== null) span.setAttribute(ATTR.customer, f.customer);
+    if (f.keyId !== null) span.setAttribute(ATTR.keyId, f.keyId);
     if (f.errorType !== null) {
-      a[ATTR.errorType] = f.errorType;
+      span.setAttribute(ATTR.errorType, f.errorType);
       span.setStatus({ code: SpanStatusCode.ERROR });
     }
-    span.setAttributes(a);
     if (f.firstTokenAt !== null) span.addEvent(FIRST_TOKEN_EVENT, f.firstTokenAt);
     span.end(f.endedAt);
   }
@@ -122,20 +139,21 @@ class OtelAttempt implements AttemptTrace {
   end(result: AttemptResult): void {
     const span = this.span;
     if (span.isRecording()) {
-      const a: Attributes = { [ATTR.operation]: OPERATION, [ATTR.provider]: this.provider, [ATTR.route]: this.route };
-      if (this.model !== null) a[ATTR.requestModel] = this.model;
+      span.setAttribute(ATTR.operation, OPERATION);
+      span.setAttribute(ATTR.provider, this.provider);
+      span.setAttribute(ATTR.route, this.route);
+      if (this.model !== null) span.setAttribute(ATTR.requestModel, this.model);
       let errorType: string | null;
       if (typeof result === 'number') {
-        a[ATTR.status] = result;
+        span.setAttribute(ATTR.status, result);
         errorType = result >= 400 ? String(result) : null;
       } else {
         errorType = result;
       }
       if (errorType !== null) {
-        a[ATTR.errorType] = errorType;
+        span.setAttribute(ATTR.errorType, errorType);
         span.setStatus({ code: SpanStatusCode.ERROR });
       }
-      span.setAttributes(a);
     }
     span.end();
   }
