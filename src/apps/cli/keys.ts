@@ -47,20 +47,25 @@ export async function runKeys(argv: string[], env: KeysEnv, io: CliIo = processI
   });
 }
 
+/** The flags of a key's settings, the same for `keys create` and `keys update`. */
+const KEY_SETTING_FLAGS = {
+  name: { type: 'string' },
+  expires: { type: 'string' },
+  models: { type: 'string' },
+  rpm: { type: 'string' },
+  tpm: { type: 'string' },
+  budget: { type: 'string' },
+  'budget-period': { type: 'string' },
+  'budget-mode': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
 async function create(argv: string[], { keys: store, audit }: KeyStores, io: CliIo, env: KeysEnv): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
     {
       customer: { type: 'string' },
-      name: { type: 'string' },
-      expires: { type: 'string' },
-      models: { type: 'string' },
-      rpm: { type: 'string' },
-      tpm: { type: 'string' },
-      budget: { type: 'string' },
-      'budget-period': { type: 'string' },
-      'budget-mode': { type: 'string' },
-      json: { type: 'boolean' },
+      ...KEY_SETTING_FLAGS,
     },
     USAGE.create,
   );
@@ -105,17 +110,7 @@ async function list(argv: string[], { keys: store }: KeyStores, io: CliIo): Prom
 async function update(argv: string[], { keys: store, audit }: KeyStores, io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     argv,
-    {
-      name: { type: 'string' },
-      expires: { type: 'string' },
-      models: { type: 'string' },
-      rpm: { type: 'string' },
-      tpm: { type: 'string' },
-      budget: { type: 'string' },
-      'budget-period': { type: 'string' },
-      'budget-mode': { type: 'string' },
-      json: { type: 'boolean' },
-    },
+    KEY_SETTING_FLAGS,
     USAGE.update,
     true,
   );
