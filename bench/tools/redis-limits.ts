@@ -11,6 +11,7 @@ import { median } from '../percentiles.js';
 import { pinnedVariant } from '../pinning.js';
 import { RESULTS_FILE, writeSection } from '../results-file.js';
 import { medianPerTarget, runAb, type AbSummary } from './ab.js';
+import { AB_FLAGS, abRunOptions } from './ab-flags.js';
 
 const SCENARIOS = ['chat', 'messages'] as const;
 /** Far above what two cores can send, so every request is allowed and the cost measured is the check's. */
@@ -27,14 +28,11 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       redis: { type: 'string', default: 'redis://127.0.0.1:6379' },
-      rounds: { type: 'string', default: '6' },
-      duration: { type: 'string', default: '4' },
-      connections: { type: 'string', default: '32' },
-      'no-write': { type: 'boolean', default: false },
+      ...AB_FLAGS,
       pin: { type: 'boolean', default: false },
     },
   });
-  const opts = { rounds: Number(values.rounds), durationSec: Number(values.duration), connections: Number(values.connections) };
+  const opts = abRunOptions(values);
   const log = (line: string) => process.stderr.write(`[redis-limits] ${line}\n`);
   const rows: string[] = [];
   for (const scenario of SCENARIOS) {

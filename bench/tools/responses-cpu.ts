@@ -14,6 +14,7 @@ import { RESULTS_FILE, writeSection } from '../results-file.js';
 import { cpuPerRequest, round } from '../results.js';
 import { buildScenarios, type Scenario } from '../scenarios.js';
 import { startProcesses, targetOf, UPSTREAM_KEY } from '../targets.js';
+import { AB_FLAGS, abRunOptions } from './ab-flags.js';
 
 /** Each pair: the chat scenario, then the Responses one asking the same. */
 export const PAIRS = [
@@ -87,15 +88,8 @@ export function responsesCpuSection(results: readonly PairResult[], opts: Omit<R
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      rounds: { type: 'string', default: '6' },
-      duration: { type: 'string', default: '4' },
-      connections: { type: 'string', default: '32' },
-      'no-write': { type: 'boolean', default: false },
-    },
-  });
-  const opts = { rounds: Number(values.rounds), durationSec: Number(values.duration), connections: Number(values.connections) };
+  const { values } = parseArgs({ options: AB_FLAGS });
+  const opts = abRunOptions(values);
   const results = await measureResponsesCpu({ ...opts, log: (line) => process.stderr.write(`[responses-cpu] ${line}\n`) });
   const body = responsesCpuSection(results, opts, new Date());
   if (!values['no-write']) writeSection(RESULTS_FILE, 'responses-cpu', body);

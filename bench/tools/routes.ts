@@ -23,6 +23,7 @@ import { RESULTS_FILE, writeSection } from '../results-file.js';
 import { UPSTREAM_KEY } from '../targets.js';
 import { runAb, type AbSummary } from './ab.js';
 import { ROUTED_MODEL, runCacheShare, runCapacity, type CacheResult, type CapacityResult } from './routes/route-runs.js';
+import { AB_FLAGS, abRunOptions } from './ab-flags.js';
 
 /** A models file putting `routes` providers, all on `upstream`, behind the routed model. */
 function routesFile(dir: string, name: string, routes: number, upstream: string): string {
@@ -97,14 +98,11 @@ export function routesSection(
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      rounds: { type: 'string', default: '6' },
-      duration: { type: 'string', default: '4' },
-      connections: { type: 'string', default: '32' },
+      ...AB_FLAGS,
       minutes: { type: 'string', default: '3' },
-      'no-write': { type: 'boolean', default: false },
     },
   });
-  const opts = { rounds: Number(values.rounds), durationSec: Number(values.duration), connections: Number(values.connections) };
+  const opts = abRunOptions(values);
   const log = (line: string) => process.stderr.write(`[routes] ${line}\n`);
   const choice = await measureRouteChoice({ ...opts, log });
   const order = routeOrderCases().map((c) => measure(c));

@@ -13,6 +13,7 @@ import { pinnedVariant } from '../pinning.js';
 import { RESULTS_FILE, writeSection } from '../results-file.js';
 import { gatewaySettings } from '../options.js';
 import { medianPerTarget, runAb, type AbSummary } from './ab.js';
+import { AB_FLAGS, abRunOptions } from './ab-flags.js';
 
 const SCENARIOS = ['chat', 'messages'] as const;
 const variantOf = (pinned: boolean) =>
@@ -56,16 +57,13 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       server: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
-      rounds: { type: 'string', default: '6' },
-      duration: { type: 'string', default: '4' },
-      connections: { type: 'string', default: '32' },
-      'no-write': { type: 'boolean', default: false },
+      ...AB_FLAGS,
       'b-env': { type: 'string', multiple: true },
       pin: { type: 'boolean', default: false },
     },
   });
   const bExtra = gatewaySettings(values['b-env'] ?? []);
-  const opts = { rounds: Number(values.rounds), durationSec: Number(values.duration), connections: Number(values.connections), pinned: values.pin };
+  const opts = { ...abRunOptions(values), pinned: values.pin };
   const log = (line: string) => process.stderr.write(`[stores-cpu] ${line}\n`);
   const results: Array<{ scenario: string; summary: AbSummary }> = [];
   for (const scenario of SCENARIOS) {
