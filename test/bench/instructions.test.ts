@@ -19,8 +19,14 @@ function hasValgrind(): boolean {
   }
 }
 
-t.test('a short count of this build: a positive number of instructions for each request', { skip: hasValgrind() ? false : 'valgrind is not installed' }, async (t) => {
-  const r = await countInstructions({ build: REPO_ROOT, scenario: 'chat', warmup: 100, requests: 20, connections: 2 });
+// Under valgrind every instruction is emulated (about 50 times slower): the count is as short as shows
+// the tool working, and the file has room for a loaded machine (the gateway's start alone took most of the
+// suite's 120 s per file at a load of 15).
+t.setTimeout(400_000);
+const valgrind = { skip: hasValgrind() ? false : 'valgrind is not installed' };
+
+t.test('a short count of this build: a positive number of instructions for each request', valgrind, async (t) => {
+  const r = await countInstructions({ build: REPO_ROOT, scenario: 'chat', warmup: 20, requests: 10, connections: 2 });
   t.ok(r.perRequest > 10_000, `${r.perRequest} instructions per request`);
-  t.equal(r.perRequest, Math.round(r.total / 20));
+  t.equal(r.perRequest, Math.round(r.total / 10));
 });
