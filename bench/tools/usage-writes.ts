@@ -27,7 +27,12 @@ export interface WriteDelay {
   max: number;
 }
 
-const NO_STORE: UsageStore = { insertBatch: async () => {}, query: async () => [], totals: async () => emptyTotals() };
+const NO_STORE: UsageStore = {
+  insertBatch: async () => {},
+  query: async () => [],
+  totals: async () => emptyTotals(),
+  spendOverview: async () => ({ totals: emptyTotals(), topCustomers: [], topModels: [], budgetsNearEnd: [], recent: { requests: 0, errors: 0 } }),
+};
 
 export async function measureWrites(mode: WriteMode, seconds: number, rowsPerMs: number): Promise<WriteDelay> {
   const dir = mkdtempSync(join(tmpdir(), 'mgw-usage-writes-'));

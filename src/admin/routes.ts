@@ -16,6 +16,7 @@ import { customerRoutes } from './api/customer-handlers.js';
 import { adminApiStage, API_PREFIX } from './api/dispatch.js';
 import { keyRoutes } from './api/key-handlers.js';
 import { modelRoutes } from './api/model-handlers.js';
+import { overviewRoutes } from './api/overview-handlers.js';
 import { passwordRoutes } from './api/password-handlers.js';
 import { routeTableRoutes } from './api/route-handlers.js';
 import { sessionRoutes } from './api/session-handlers.js';
@@ -68,6 +69,7 @@ export function dashboardRoutes(rt: Runtime, deps: Pick<DashboardDeps, 'stores' 
       ...auditRoutes(keyStore, audit),
       ...modelRoutes(rt.catalogue),
       ...routeTableRoutes(rt.providers, rt.routes, rt.wallClock),
+      ...overviewRoutes({ usageStore, providers: rt.providers, routeTable: rt.routes, wallClock: rt.wallClock }),
     ],
     { adminToken: deps.adminToken, sessions, users, ...attempts },
   );

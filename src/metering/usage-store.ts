@@ -1,4 +1,8 @@
 // What is recorded per request and how it is read back. Async so a networked store (PostgreSQL) can come later.
+import type { SpendOverview, SpendOverviewQuery } from './spend-overview.js';
+import type { UsageTotals } from './usage-totals.js';
+
+export { emptyTotals, type UsageTotals } from './usage-totals.js';
 
 export interface UsageRecord {
   /** Epoch milliseconds when the request started. */
@@ -36,22 +40,6 @@ export interface UsageQuery {
   until?: string;
 }
 
-export interface UsageTotals {
-  requests: number;
-  /** Requests answered with status 400 or above. */
-  errors: number;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  /** Nano-dollars (1e-9 USD), summed exactly: a BigInt, since sums may pass 2^53 (formatUsd shows it). */
-  costNanoUsd: bigint;
-}
-
-export function emptyTotals(): UsageTotals {
-  return { requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costNanoUsd: 0n };
-}
-
 /** What an invoice prices apart, per row of the export: 1-hour cache writes (within cacheWriteTokens) and web searches. */
 export interface InvoiceDetail {
   cacheWrite1hTokens: number;
@@ -73,6 +61,8 @@ export interface UsageStore {
   /** Grouped by day, customer, model and provider; newest day first. */
   query(q?: UsageQuery): Promise<UsageRow[]>;
   totals(q?: UsageQuery): Promise<UsageTotals>;
+  /** The operators' overview: a period's spend over every customer, nearly spent budgets, recent requests. */
+  spendOverview(q: SpendOverviewQuery): Promise<SpendOverview>;
 }
 
 /** What a writer of usage needs from a store. */

@@ -8,6 +8,7 @@ import t from 'tap';
 import type { Page } from 'playwright-core';
 import { AdminClient, ADMIN_TOKEN, startDashboardHarness } from '../integration/dashboard/dashboard-harness.js';
 import { launchChromium } from './chromium.js';
+import { signInAsOperator, switchToCustomerUser } from './sign-in.js';
 
 const ARTIFACTS = 'test-artifacts';
 const PASSWORD = 'a long enough password';
@@ -43,10 +44,7 @@ t.test('the Audit page: operators see all, a customer user its own customer only
   page.on('pageerror', (err) => pageErrors.push(err.message));
 
   await t.test('an operator reads every entry, then one customer', async (t) => {
-    await page.goto(`${h.url}/dashboard`);
-    await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Customers' }).waitFor();
+    await signInAsOperator(page, h.url);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
     await page.getByRole('heading', { name: 'Audit', level: 1 }).waitFor();
     t.equal(new URL(page.url()).pathname, '/dashboard/audit');
@@ -73,11 +71,7 @@ t.test('the Audit page: operators see all, a customer user its own customer only
   });
 
   await t.test("a customer user reads its own customer's entries, and cannot reach another's", async (t) => {
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('Email').fill('ann@alpha.example');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { name: 'alpha › API Keys' }).waitFor();
+    await switchToCustomerUser(page, 'ann@alpha.example', PASSWORD);
     t.equal(await page.getByRole('navigation', { name: 'Main' }).count(), 0, 'no operator navigation');
     await page.getByRole('navigation', { name: 'Customer' }).getByRole('link', { name: 'Audit' }).click();
     await page.getByRole('heading', { name: 'alpha › Audit' }).waitFor();

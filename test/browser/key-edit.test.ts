@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import t from 'tap';
 import { AdminClient, ADMIN_TOKEN, startDashboardHarness } from '../integration/dashboard/dashboard-harness.js';
 import { launchChromium } from './chromium.js';
+import { signInAsOperator, switchToCustomerUser } from './sign-in.js';
 
 const ARTIFACTS = 'test-artifacts';
 const HAIKU = 'claude-haiku-4-5-20251001';
@@ -35,10 +36,7 @@ t.test('editing a key in Chromium', { skip: typeof browser === 'string' ? browse
   const keysUrl = `${h.url}/dashboard/customers/${encodeURIComponent(acme.id)}/keys`;
 
   await t.test('an operator edits a key: only the fields changed are sent', async (t) => {
-    await page.goto(`${h.url}/dashboard`);
-    await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
-    await page.getByRole('button', { name: 'Sign in as operator' }).click();
-    await page.getByRole('heading', { name: 'Customers' }).waitFor();
+    await signInAsOperator(page, h.url);
     await page.goto(keysUrl);
     await page.getByRole('button', { name: 'Edit key ci' }).click();
     const form = page.getByRole('form', { name: 'Edit key ci' });
@@ -74,11 +72,7 @@ t.test('editing a key in Chromium', { skip: typeof browser === 'string' ? browse
   });
 
   await t.test('a customer user edits its own key, within its customer\'s budget', async (t) => {
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { name: /API Keys/ }).waitFor();
+    await switchToCustomerUser(page, EMAIL, PASSWORD);
     await page.getByRole('button', { name: 'Edit key ci' }).click();
     const form = page.getByRole('form', { name: 'Edit key ci' });
     await form.getByLabel('Spend budget (USD, optional)').fill('11');

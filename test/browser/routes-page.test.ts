@@ -3,9 +3,10 @@
 // A screenshot goes to test-artifacts/.
 import { mkdirSync } from 'node:fs';
 import t from 'tap';
-import { ADMIN_TOKEN, callMessages, startDashboardHarness } from '../integration/dashboard/dashboard-harness.js';
+import { callMessages, startDashboardHarness } from '../integration/dashboard/dashboard-harness.js';
 import { startAccounts } from '../integration/routes/fixtures/accounts.js';
 import { launchChromium } from './chromium.js';
+import { signInAsOperator } from './sign-in.js';
 
 const ARTIFACTS = 'test-artifacts';
 
@@ -27,10 +28,7 @@ t.test('an operator sees providers and routes with their state on the Routes pag
   accounts.sims.get('acct-a')!.injectFault({ kind: 'status', status: 429, retryAfter: 50 });
   for (let i = 0; i < 3; i++) t.equal((await callMessages(h.url, key)).status, 200);
 
-  await page.goto(`${h.url}/dashboard`);
-  await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
-  await page.keyboard.press('Enter');
-  await page.getByRole('heading', { name: 'Customers' }).waitFor();
+  await signInAsOperator(page, h.url);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Routes' }).click();
   await page.getByRole('heading', { name: 'Routes', level: 1 }).waitFor();
   t.equal(new URL(page.url()).pathname, '/dashboard/routes');

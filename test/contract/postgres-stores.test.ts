@@ -10,6 +10,7 @@ import { emptyStores, migratedDatabase } from '../helpers/postgres.js';
 import { auditStoreContract } from './audit-store.contract.js';
 import { dashboardStoresContract } from './dashboard-stores.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
+import { spendOverviewContract } from './spend-overview.contract.js';
 import { usageStoreContract } from './usage-store.contract.js';
 
 const { pool } = await migratedDatabase(t);
@@ -31,6 +32,13 @@ t.test('PostgresUsageStore', async (t) => {
     },
     { idempotentRetries: true },
   );
+});
+
+t.test('PostgresUsageStore spend overview', async (t) => {
+  spendOverviewContract(t, async () => {
+    await emptyStores(pool);
+    return { usage: new PostgresUsageStore(pool), keys: new PostgresKeyStore(pool) };
+  });
 });
 
 t.test('PostgreSQL dashboard users and sessions', async (t) => {

@@ -10,6 +10,7 @@ import { tempDatabaseUrl } from '../unit/keys/fixtures/store.js';
 import { auditStoreContract } from './audit-store.contract.js';
 import { dashboardStoresContract } from './dashboard-stores.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
+import { spendOverviewContract } from './spend-overview.contract.js';
 import { usageStoreContract } from './usage-store.contract.js';
 
 function open(t: Parameters<typeof tempDatabaseUrl>[0]) {
@@ -36,6 +37,13 @@ t.test('SqliteUsageStore', async (t) => {
     // usage_records has no unique request id in the SQLite schema yet (docs/postgres.md).
     { idempotentRetries: false },
   );
+});
+
+t.test('SqliteUsageStore spend overview', async (t) => {
+  spendOverviewContract(t, async (t) => {
+    const db = open(t);
+    return { usage: new SqliteUsageStore(db), keys: new SqliteKeyStore(db) };
+  });
 });
 
 t.test('SQLite dashboard users and sessions', async (t) => {

@@ -30,13 +30,21 @@ export async function budgetStatus(
   const window = periodAt(budget.period, now);
   const scope = owner.keyId === null ? 'customer' : 'key';
   const spent = await seedFromUsage(usage)({ scope, customerId: owner.customerId, keyId: owner.keyId ?? '', budget, window });
-  const utilisation = spent / budget.amountNanoUsd;
+  return budgetStatusOf(budget, spent, now);
+}
+
+/** The view of a budget of which `spentNanoUsd` was spent in the period `now` falls in. */
+export function budgetStatusOf(budget: Budget, spentNanoUsd: number | bigint, now: number): BudgetStatusView {
+  const spent = BigInt(spentNanoUsd);
+  const amount = BigInt(budget.amountNanoUsd);
+  const utilisation = Number(spent) / budget.amountNanoUsd;
+  const resetsAt = periodAt(budget.period, now).resetsAt;
   return {
     ...(budgetView(budget) as BudgetView),
     spentUsd: formatUsd(spent),
-    remainingUsd: formatUsd(Math.max(0, budget.amountNanoUsd - spent)),
+    remainingUsd: formatUsd(spent < amount ? amount - spent : 0n),
     utilisation,
     warning: utilisation >= BUDGET_WARNING_RATIO,
-    resetsAt: window.resetsAt === null ? null : new Date(window.resetsAt).toISOString(),
+    resetsAt: resetsAt === null ? null : new Date(resetsAt).toISOString(),
   };
 }

@@ -6,6 +6,8 @@ import { isDay, UsageQueryError, type UsageQuery, type UsageRecord, type UsageRo
 import { inTransaction, type WatchedPool } from './pool.js';
 import { monthsOf, orderedIncrements, orderedUniqueRecords, usageRowKey } from './usage-batch.js';
 import { withCost, type StoredSums } from '../stored-cost.js';
+import type { SpendOverview, SpendOverviewQuery } from '../../metering/spend-overview.js';
+import { postgresSpendOverview } from './postgres-spend-overview.js';
 
 // float8 so node-postgres hands back numbers (it gives bigint and numeric as text); exact below 2^53.
 // The cost alone stays text, the exact numeric sum, read into a BigInt: money sums may pass 2^53.
@@ -137,6 +139,10 @@ export class PostgresUsageStore implements UsageStore {
     const w = where(q);
     const { rows } = await this.pool.query<StoredSums<UsageTotals>>(`SELECT ${SUMS} FROM usage_daily u ${w.sql}`, w.params);
     return withCost(rows[0]);
+  }
+
+  spendOverview(q: SpendOverviewQuery): Promise<SpendOverview> {
+    return postgresSpendOverview(this.pool, q);
   }
 
   /** Each month's partition is created once, by whichever instance reaches the month first. */

@@ -5,6 +5,8 @@ import type { Db } from './open.js';
 import { dailyIncrements } from '../../metering/daily-rollup.js';
 import { dayOf, isDay, UsageQueryError, type UsageQuery, type UsageRecord, type UsageRow, type UsageStore, type UsageTotals } from '../../metering/usage-store.js';
 import { withCost, type StoredSums } from '../stored-cost.js';
+import type { SpendOverview, SpendOverviewQuery } from '../../metering/spend-overview.js';
+import { sqliteSpendOverview } from './sqlite-spend-overview.js';
 
 const SUMS = `coalesce(sum(u.requests), 0) AS requests,
   coalesce(sum(u.errors), 0) AS errors,
@@ -121,5 +123,9 @@ export class SqliteUsageStore implements UsageStore {
   async totals(q: UsageQuery = {}): Promise<UsageTotals> {
     const w = where(q);
     return withCost(this.db.prepare(`SELECT ${SUMS} FROM usage_daily u ${w.sql}`).get(...w.params) as StoredSums<UsageTotals>);
+  }
+
+  async spendOverview(q: SpendOverviewQuery): Promise<SpendOverview> {
+    return sqliteSpendOverview(this.db, q);
   }
 }

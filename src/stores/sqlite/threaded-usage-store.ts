@@ -8,6 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import type { UsageRecord, UsageQuery, UsageRow, UsageStore, UsageTotals } from '../../metering/usage-store.js';
 import type { LastUse, LastUseWriter } from '../../keys/key-store.js';
+import type { SpendOverview, SpendOverviewQuery } from '../../metering/spend-overview.js';
 import type { UsageThreadData, WriteReply, WriteRequest } from './usage-write-thread.js';
 
 const THREAD = new URL('./usage-write-thread.js', import.meta.url);
@@ -56,6 +57,10 @@ export class ThreadedUsageStore implements UsageStore, LastUseWriter {
 
   totals(q?: UsageQuery): Promise<UsageTotals> {
     return this.reads.totals(q);
+  }
+
+  spendOverview(q: SpendOverviewQuery): Promise<SpendOverview> {
+    return this.reads.spendOverview(q);
   }
 
   /** After the last batch (the UsageWriter's close): the thread closes its connection and ends. Idempotent. */

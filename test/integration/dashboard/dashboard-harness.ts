@@ -67,9 +67,19 @@ export class AdminClient {
 
 export const TEST_MODEL = 'claude-sonnet-4-6';
 
+/** A new customer and a user of it, signed in: the caller an operator-only endpoint must refuse. */
+export async function signedInCustomerUser(operator: AdminClient, customerName: string, email: string, password: string): Promise<{ customerId: string; user: AdminClient }> {
+  const { customer } = await operator.ok('POST', '/customers', { name: customerName });
+  await operator.ok('POST', `/customers/${customer.id}/users`, { email, password });
+  const user = new AdminClient(operator.baseUrl);
+  const res = await user.signIn({ email, password });
+  if (res.status !== 200) throw new Error(`sign-in of ${email}: ${res.status} ${res.text}`);
+  return { customerId: customer.id, user };
+}
+
 /** One small request on the messages surface with a gateway key. */
-export function callMessages(baseUrl: string, key: string): Promise<RawResponse> {
-  return call(`${baseUrl}/gateway/v1/messages`, { headers: bearer(key), body: JSON.stringify({ model: TEST_MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }) });
+export function callMessages(baseUrl: string, key: string, model = TEST_MODEL): Promise<RawResponse> {
+  return call(`${baseUrl}/gateway/v1/messages`, { headers: bearer(key), body: JSON.stringify({ model, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }) });
 }
 
 /** One small request on the chat-completions surface with a gateway key. */

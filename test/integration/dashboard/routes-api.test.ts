@@ -2,7 +2,7 @@
 // route with weight, priority, state, cool-down, headroom and breaker, read from the gateway's own
 // route table as requests change it; operators only, and never a credential.
 import t from 'tap';
-import { AdminClient, ADMIN_TOKEN, callMessages, startDashboardHarness } from './dashboard-harness.js';
+import { AdminClient, ADMIN_TOKEN, callMessages, signedInCustomerUser, startDashboardHarness } from './dashboard-harness.js';
 import { startAccounts } from '../routes/fixtures/accounts.js';
 
 t.test('GET /admin/api/routes shows providers and routes as they are now', async (t) => {
@@ -38,10 +38,7 @@ t.test('only operators may read the routes', async (t) => {
   t.teardown(() => h.close());
   const operator = new AdminClient(h.url);
   await operator.signIn({ token: ADMIN_TOKEN });
-  const { customer } = await operator.ok('POST', '/customers', { name: 'acme' });
-  await operator.ok('POST', `/customers/${customer.id}/users`, { email: 'ann@acme.example', password: 'a long enough password' });
-  const ann = new AdminClient(h.url);
-  t.equal((await ann.signIn({ email: 'ann@acme.example', password: 'a long enough password' })).status, 200);
+  const { user: ann } = await signedInCustomerUser(operator, 'acme', 'ann@acme.example', 'a long enough password');
   t.equal((await ann.send('GET', '/routes')).status, 403);
   t.equal((await new AdminClient(h.url).send('GET', '/routes')).status, 401);
 });

@@ -51,6 +51,7 @@ t.test('customer users are confined to their own customer', async (t) => {
   await t.test('operator endpoints: forbidden', async (t) => {
     const cases: Array<[string, 'GET' | 'POST' | 'DELETE', string, unknown]> = [
       ['list customers', 'GET', '/customers', undefined],
+      ['read the overview of every customer', 'GET', '/overview', undefined],
       ['create a customer', 'POST', '/customers', { name: 'gamma' }],
       ['list users of own customer', 'GET', `/customers/${a.id}/users`, undefined],
       ['add a user to own customer', 'POST', `/customers/${a.id}/users`, { email: 'x@alpha.example', password: PASSWORD }],
@@ -66,7 +67,7 @@ t.test('customer users are confined to their own customer', async (t) => {
 
   await t.test('signed out: nothing but sign-in', async (t) => {
     const anonymous = new AdminClient(h.url);
-    for (const path of ['/session', '/customers', `/customers/${a.id}/keys`, `/customers/${a.id}/usage`, '/models']) {
+    for (const path of ['/session', '/customers', '/overview', `/customers/${a.id}/keys`, `/customers/${a.id}/usage`, '/models']) {
       t.equal((await anonymous.send('GET', path)).status, 401, path);
     }
   });

@@ -2,6 +2,7 @@ import t, { type Test } from 'tap';
 import { openDatabase } from '../../../src/stores/sqlite/open.js';
 import { SqliteUsageStore } from '../../../src/stores/sqlite/sqlite-usage-store.js';
 import type { UsageQuery, UsageRecord, UsageStore } from '../../../src/metering/usage-store.js';
+import type { SpendOverviewQuery } from '../../../src/metering/spend-overview.js';
 import { UsageWriter, type UsageWriterOptions } from '../../../src/metering/usage-writer.js';
 import { waitFor } from '../../helpers/wait.js';
 import { usageRecord } from './fixtures/usage-record.js';
@@ -21,6 +22,9 @@ class FlakyStore implements UsageStore {
   }
   totals(q?: UsageQuery) {
     return this.real.totals(q);
+  }
+  spendOverview(q: SpendOverviewQuery) {
+    return this.real.spendOverview(q);
   }
 }
 

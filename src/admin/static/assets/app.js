@@ -6,6 +6,7 @@ import { renderTopbar } from './layout.js';
 import { auditPage } from './page-audit.js';
 import { customersPage } from './page-customers.js';
 import { keysPage } from './page-keys.js';
+import { overviewPage } from './page-overview.js';
 import { passwordPage } from './page-password.js';
 import { routesPage } from './page-routes.js';
 import { signInPage } from './page-sign-in.js';
@@ -21,6 +22,7 @@ const BASE = '/dashboard';
 
 /** @type {Array<[RegExp, string[], (ctx: PageContext) => Promise<void>]>} */
 const PAGES = [
+  [/^\/overview$/, [], overviewPage],
   [/^\/customers$/, [], customersPage],
   [/^\/customers\/([^/]+)\/keys$/, ['customerId'], keysPage],
   [/^\/customers\/([^/]+)\/usage$/, ['customerId'], usagePage],

@@ -15,7 +15,7 @@ export function renderTopbar(me, onSignOut) {
   replace(
     bar,
     h('a', { class: 'brand', href: '/dashboard' }, h('img', { src: '/dashboard/assets/favicon.svg', alt: '', width: 24, height: 24 }), 'model-gateway'),
-    me.role === 'operator' ? h('nav', { 'aria-label': 'Main' }, h('a', { href: '/dashboard/customers' }, 'Customers'), h('a', { href: '/dashboard/routes' }, 'Routes'), h('a', { href: '/dashboard/audit' }, 'Audit')) : null,
+    me.role === 'operator' ? h('nav', { 'aria-label': 'Main' }, h('a', { href: '/dashboard/overview' }, 'Overview'), h('a', { href: '/dashboard/customers' }, 'Customers'), h('a', { href: '/dashboard/routes' }, 'Routes'), h('a', { href: '/dashboard/audit' }, 'Audit')) : null,
     h('span', { class: 'who' }, who),
     me.role === 'customer' ? h('nav', { 'aria-label': 'Account' }, h('a', { href: '/dashboard/account/password' }, 'Change password')) : null,
     h('button', { type: 'button', class: 'secondary', onclick: onSignOut }, 'Sign out'),
@@ -52,4 +52,20 @@ export function customerHeader(ctx, customer, current, title) {
     ),
     budgetWarning(customer.budgetStatus, `Customer ${customer.name}`),
   );
+}
+
+/**
+ * A page of one heading, a Refresh button and what `read` makes of a fresh answer, read now and on each
+ * click (the operators' Overview and Routes).
+ * @param {import('./app.js').PageContext} ctx
+ * @param {string} title
+ * @param {() => Promise<Array<Node | string>>} read
+ */
+export async function refreshingPage(ctx, title, read) {
+  const area = h('div', { 'aria-live': 'polite' });
+  async function refresh() {
+    replace(area, ...(await read()));
+  }
+  replace(ctx.main, h('h1', { tabindex: -1 }, title), h('button', { type: 'button', class: 'secondary', onclick: () => void refresh() }, 'Refresh'), area);
+  await refresh();
 }
