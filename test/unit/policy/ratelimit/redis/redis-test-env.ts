@@ -39,11 +39,15 @@ export async function deleteKeys(client: AdminClient, prefix: string): Promise<n
   return deleted;
 }
 
-/** A started GuardedRedis, an admin client and a prefix of the test's own, all cleaned up when the test ends. */
+/**
+ * A started GuardedRedis, an admin client and a prefix of the test's own, all cleaned up when the test ends.
+ * Its commands may take 10 s: these tests are about what the scripts decide, and a loaded machine's round
+ * trips passed the gateway's 100 ms (the deadline itself is tested through a relay in redis-fallback).
+ */
 export async function guardedRedisFor(t: Test): Promise<{ admin: AdminClient; prefix: string; redis: GuardedRedis }> {
   const admin = await adminClient();
   const prefix = testPrefix();
-  const redis = new GuardedRedis({ url: REDIS_URL });
+  const redis = new GuardedRedis({ url: REDIS_URL, commandTimeoutMs: 10_000 });
   t.ok(await redis.start(), `connects to ${REDIS_URL}`);
   t.teardown(async () => {
     await redis.close();
