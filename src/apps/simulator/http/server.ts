@@ -5,7 +5,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { AccountSet } from '../accounts/accounts.js';
 import { SimClock } from '../accounts/clock.js';
-import { handleBedrock } from '../bedrock/endpoint.js';
 import { randomId } from '../ids.js';
 import { buildModelIndex, defaultModelInfos, type ModelIndex } from '../models.js';
 import type { AccountOptions, RecordedRequest, ResolvedOptions, Simulator, SimulatorOptions, StartOptions } from '../types.js';
@@ -104,7 +103,9 @@ class SimulatorState implements SimContext {
     if (path.startsWith('/_simulator/')) return handleControl(res, method, path, read.body, this.controls);
     if (this.options.record) this.received.push({ method, url, headers: req.headers, body: read.body });
     const call: Incoming = { req, res, scope, requestId: randomId('req'), method, path, rawQuery: q < 0 ? '' : url.slice(q + 1), body: read.body, tooLarge: read.tooLarge };
-    if (path.startsWith('/model/')) return handleBedrock(call, this);
+    // Bedrock's endpoint (and the AWS libraries it checks signatures and frames streams with) is loaded
+    // with its first request: most runs of the simulator never play Bedrock.
+    if (path.startsWith('/model/')) return (await import('../bedrock/endpoint.js')).handleBedrock(call, this);
     if (path.startsWith('/v1/projects/')) return handleVertex(call, this);
     if (path === TOKEN_PATH) return handleToken(call, this);
     return handleAnthropic(call, this);
