@@ -4,7 +4,7 @@
 import t from 'tap';
 import { GuardedRedis } from '../../../../src/stores/redis/guarded-redis.js';
 import { CuttableRelay } from '../../../helpers/cuttable-relay.js';
-import { REDIS_URL } from '../../policy/ratelimit/redis/redis-test-env.js';
+import { REDIS_URL, TEST_COMMAND_TIMEOUT_MS } from '../../policy/ratelimit/redis/redis-test-env.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -13,7 +13,7 @@ t.test('sharing resumes after a partition that outlasted several probes', async 
   const relay = new CuttableRelay(target.hostname, Number(target.port || 6379));
   const port = await relay.listen();
   t.teardown(() => relay.close());
-  const redis = new GuardedRedis({ url: `redis://127.0.0.1:${port}`, probeEveryMs: 200, connectTimeoutMs: 1000 });
+  const redis = new GuardedRedis({ url: `redis://127.0.0.1:${port}`, commandTimeoutMs: TEST_COMMAND_TIMEOUT_MS, probeEveryMs: 200, connectTimeoutMs: 1000 });
   t.teardown(() => redis.close());
   t.ok(await redis.start(), 'up through the relay');
 

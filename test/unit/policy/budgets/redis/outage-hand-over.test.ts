@@ -11,7 +11,7 @@ import { budgetCounterKey, RedisBudgetLedger } from '../../../../../src/policy/b
 import { GuardedRedis } from '../../../../../src/stores/redis/guarded-redis.js';
 import { CuttableRelay } from '../../../../helpers/cuttable-relay.js';
 import { waitFor } from '../../../../helpers/wait.js';
-import { adminClient, deleteKeys, REDIS_URL, testPrefix } from '../../ratelimit/redis/redis-test-env.js';
+import { adminClient, deleteKeys, REDIS_URL, TEST_COMMAND_TIMEOUT_MS, testPrefix } from '../../ratelimit/redis/redis-test-env.js';
 
 const DOLLAR = 1_000_000_000;
 const NOV = Date.parse('2026-11-30T12:00:00Z');
@@ -23,7 +23,7 @@ async function setup(t: Test) {
   const target = new URL(REDIS_URL);
   const relay = new CuttableRelay(target.hostname, Number(target.port || 6379));
   const port = await relay.listen();
-  const redis = new GuardedRedis({ url: `redis://127.0.0.1:${port}`, probeEveryMs: 100, connectTimeoutMs: 300 });
+  const redis = new GuardedRedis({ url: `redis://127.0.0.1:${port}`, commandTimeoutMs: TEST_COMMAND_TIMEOUT_MS, probeEveryMs: 100, connectTimeoutMs: 300 });
   const admin = await adminClient();
   const prefix = testPrefix();
   t.teardown(async () => {

@@ -11,7 +11,7 @@ import { MemoryBudgetLedger } from '../../../../../src/policy/budgets/memory-bud
 import { FallbackBudgetLedger } from '../../../../../src/policy/budgets/redis/fallback-budget-ledger.js';
 import { budgetCounterKey, RedisBudgetLedger } from '../../../../../src/policy/budgets/redis/redis-budget-ledger.js';
 import { GuardedRedis } from '../../../../../src/stores/redis/guarded-redis.js';
-import { adminClient, deleteKeys, REDIS_URL, testPrefix } from '../../ratelimit/redis/redis-test-env.js';
+import { adminClient, deleteKeys, REDIS_URL, TEST_COMMAND_TIMEOUT_MS, testPrefix } from '../../ratelimit/redis/redis-test-env.js';
 
 const DOLLAR = 1_000_000_000;
 const NOV = Date.parse('2026-11-30T12:00:00Z');
@@ -28,8 +28,8 @@ const charge = (budget: Budget, at: number, scope: 'key' | 'customer' = 'custome
 async function setup(t: Test) {
   const admin = await adminClient();
   const prefix = testPrefix();
-  const a = new GuardedRedis({ url: REDIS_URL });
-  const b = new GuardedRedis({ url: REDIS_URL });
+  const a = new GuardedRedis({ url: REDIS_URL, commandTimeoutMs: TEST_COMMAND_TIMEOUT_MS });
+  const b = new GuardedRedis({ url: REDIS_URL, commandTimeoutMs: TEST_COMMAND_TIMEOUT_MS });
   t.ok(await a.start());
   t.ok(await b.start());
   const seedAsks: string[] = [];

@@ -9,7 +9,7 @@ import type { SignInThrottleOptions, Subjects } from '../../../../../src/admin/a
 import { AuthThrottle } from '../../../../../src/policy/ratelimit/auth-throttle.js';
 import { shareAuthFailures } from '../../../../../src/policy/ratelimit/redis/fleet-auth-failures.js';
 import { GuardedRedis } from '../../../../../src/stores/redis/guarded-redis.js';
-import { adminClient, deleteKeys, REDIS_URL, testPrefix } from './redis-test-env.js';
+import { adminClient, deleteKeys, REDIS_URL, testPrefix, TEST_COMMAND_TIMEOUT_MS } from './redis-test-env.js';
 
 const MINUTE = 60_000;
 const NO_BACKOFF = { afterFailures: 1000, baseMs: 1000, maxMs: 1000, windowMs: MINUTE };
@@ -19,7 +19,7 @@ async function fleetOf(t: Test, count: number): Promise<{ prefix: string; connec
   const prefix = testPrefix();
   const connections: GuardedRedis[] = [];
   for (let i = 0; i < count; i++) {
-    const redis = new GuardedRedis({ url: REDIS_URL });
+    const redis = new GuardedRedis({ url: REDIS_URL, commandTimeoutMs: TEST_COMMAND_TIMEOUT_MS });
     t.ok(await redis.start(), `instance ${i} reaches Redis`);
     connections.push(redis);
   }

@@ -15,7 +15,7 @@ import { MemoryRateLimiter, type ReservationData } from '../../../../../src/poli
 import { GuardedRedis } from '../../../../../src/stores/redis/guarded-redis.js';
 import { RedisRateLimiter, RedisReservation } from '../../../../../src/policy/ratelimit/redis/redis-limiter.js';
 import type { ScriptRunner } from '../../../../../src/stores/redis/lua-script.js';
-import { adminClient, deleteKeys, REDIS_URL, testPrefix } from './redis-test-env.js';
+import { adminClient, deleteKeys, REDIS_URL, testPrefix, TEST_COMMAND_TIMEOUT_MS } from './redis-test-env.js';
 
 const KEYS = [
   { keyId: 'k0', customerId: 'c0' },
@@ -150,7 +150,7 @@ t.test('Lua arithmetic equals MemoryRateLimiter on random sequences', async (t) 
 t.test('the server clock is used when no clock is pinned', async (t) => {
   const admin = await adminClient();
   const prefix = testPrefix();
-  const redis = new GuardedRedis({ url: REDIS_URL });
+  const redis = new GuardedRedis({ url: REDIS_URL, commandTimeoutMs: TEST_COMMAND_TIMEOUT_MS });
   await redis.start();
   t.teardown(async () => {
     await deleteKeys(admin, prefix);
@@ -179,7 +179,7 @@ t.test('the server clock is used when no clock is pinned', async (t) => {
 });
 
 t.test('a script the server does not know yet runs through EVAL after NOSCRIPT, in the same call', async (t) => {
-  const redis = new GuardedRedis({ url: REDIS_URL });
+  const redis = new GuardedRedis({ url: REDIS_URL, commandTimeoutMs: TEST_COMMAND_TIMEOUT_MS });
   t.ok(await redis.start(), `connects to ${REDIS_URL}`);
   t.teardown(() => redis.close());
   // A fresh comment makes a SHA no server has seen.

@@ -8,7 +8,7 @@ import { GuardedRedis } from '../../../../../src/stores/redis/guarded-redis.js';
 import { InstanceRegistry } from '../../../../../src/stores/redis/instance-registry.js';
 import { RedisRateLimiter, RedisReservation } from '../../../../../src/policy/ratelimit/redis/redis-limiter.js';
 import { CuttableRelay } from '../../../../helpers/cuttable-relay.js';
-import { adminClient, deleteKeys, REDIS_URL, testPrefix } from './redis-test-env.js';
+import { adminClient, deleteKeys, REDIS_URL, testPrefix, TEST_COMMAND_TIMEOUT_MS } from './redis-test-env.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -35,7 +35,7 @@ t.test('a cut Redis: fallback shares within the timeout, sharing resumes after r
   const logs: string[] = [];
   let fallbacks = 0;
   const viaRelay = new GuardedRedis({ url: `redis://127.0.0.1:${port}`, commandTimeoutMs: 100, probeEveryMs: 500, onUpChange: (up) => ups.push(up) });
-  const direct = new GuardedRedis({ url: REDIS_URL });
+  const direct = new GuardedRedis({ url: REDIS_URL, commandTimeoutMs: TEST_COMMAND_TIMEOUT_MS });
   t.ok(await viaRelay.start(), 'connects through the relay');
   t.ok(await direct.start(), 'connects directly');
   // Two instances announce themselves; the one behind the relay will be cut off.
@@ -108,7 +108,7 @@ t.test('a cut Redis: fallback shares within the timeout, sharing resumes after r
 t.test('two instances sharing Redis: a 30 rpm key passes at most 30 (+1 each) of 90 attempts', async (t) => {
   const admin = await adminClient();
   const prefix = testPrefix();
-  const clients = [new GuardedRedis({ url: REDIS_URL }), new GuardedRedis({ url: REDIS_URL })];
+  const clients = [new GuardedRedis({ url: REDIS_URL, commandTimeoutMs: TEST_COMMAND_TIMEOUT_MS }), new GuardedRedis({ url: REDIS_URL, commandTimeoutMs: TEST_COMMAND_TIMEOUT_MS })];
   for (const c of clients) t.ok(await c.start());
   t.teardown(async () => {
     for (const c of clients) await c.close();
