@@ -47,16 +47,28 @@ export function recordingNext(fails?: Error): Next & { readonly calls: RequestCo
   return Object.assign(next, { calls });
 }
 
-/** Metrics that record each call as `name(arg, ...)`; every other method is a no-op. */
-export function recordingMetrics(): GatewayMetrics & { readonly calls: string[] } {
+/** One call a recording metrics object received, its arguments as given. */
+export interface MetricsCall {
+  readonly name: string;
+  readonly args: readonly unknown[];
+}
+
+/**
+ * Metrics that record each call as `name(arg, ...)` in `calls`, and as given in `received` (for
+ * arguments with measured times, which a test reads field by field); every method is a no-op.
+ */
+export function recordingMetrics(): GatewayMetrics & { readonly calls: string[]; readonly received: MetricsCall[] } {
   const calls: string[] = [];
-  const target = { calls } as unknown as GatewayMetrics & { calls: string[] };
+  const received: MetricsCall[] = [];
+  const target = { calls, received } as unknown as GatewayMetrics & { calls: string[]; received: MetricsCall[] };
   return new Proxy(target, {
     get(_target, name) {
       if (name === 'calls') return calls;
+      if (name === 'received') return received;
       if (typeof name !== 'string') return undefined;
       return (...args: unknown[]) => {
         calls.push(`${name}(${args.map((a) => JSON.stringify(a)).join(', ')})`);
+        received.push({ name, args });
       };
     },
   }) as typeof target;
