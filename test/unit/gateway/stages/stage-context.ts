@@ -131,6 +131,10 @@ export async function stageServer(t: Test, stage: Stage, route: Partial<RouteInf
     pending = null;
     if (run === null) throw new Error('stageServer: a request came that no test expected');
     const ctx = createContext('req-1', req, res, { ...MESSAGES_ROUTE, ...route }, '', performance.now());
+    // As the gateway does (create-gateway.ts): a client gone before the end cancels the request.
+    res.on('close', () => {
+      if (!res.writableFinished) ctx.cancellation.cancel();
+    });
     let thrown: unknown = null;
     try {
       run.prepare(ctx);
