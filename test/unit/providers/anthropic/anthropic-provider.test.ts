@@ -2,9 +2,9 @@
 // route names) and what it keeps out of error bodies.
 import t from 'tap';
 import type { Test } from 'tap';
-import { createAnthropicProvider } from '../../../src/providers/anthropic/anthropic-provider.js';
-import type { ProviderCall } from '../../../src/providers/provider.js';
-import type { ReplayableRequest } from '../../../src/upstream/client.js';
+import { createAnthropicProvider } from '../../../../src/providers/anthropic/anthropic-provider.js';
+import type { ProviderCall } from '../../../../src/providers/provider.js';
+import type { ReplayableRequest } from '../../../../src/upstream/client.js';
 
 const options = { connections: 1, connectTimeoutMs: 1000, headersTimeoutMs: 1000, bodyTimeoutMs: 1000 };
 const KEY = 'sk-upstream-secret-0123456789';

@@ -2,7 +2,7 @@
 // null (the caller then parses in full). Where it recognises, its literal must parse to the same
 // value JSON.parse finds in the event.
 import t from 'tap';
-import { MAX_FAST_DELTA_CHARS, scanFastDelta } from '../../../../src/dialects/translators/openai-shared/fast-delta.js';
+import { MAX_FAST_DELTA_CHARS, scanFastDelta } from '../../../../../src/dialects/translators/openai-shared/fast-delta.js';
 
 /** A text delta event with `raw` placed verbatim between the quotes of "text". */
 const text = (raw: string, index = '0') => `{"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":"${raw}"}}`;

@@ -1,12 +1,12 @@
 import t from 'tap';
-import type { ContentBlock, MessagesRequest, StreamEvent, ToolDefinition } from '../../../../src/dialects/anthropic/wire.js';
-import type { IdSource } from '../../../../src/apps/simulator/ids.js';
-import { estimateInput } from '../../../../src/apps/simulator/reply/estimate.js';
-import { generateReply } from '../../../../src/apps/simulator/reply/generate.js';
-import { toFrames, toMessage } from '../../../../src/apps/simulator/reply/render.js';
-import { exampleInput } from '../../../../src/apps/simulator/reply/schema-example.js';
-import { cutText, firstWords, padWords, toTokens } from '../../../../src/apps/simulator/reply/words.js';
-import { verifyThinking } from '../../../../src/apps/simulator/signature.js';
+import type { ContentBlock, MessagesRequest, StreamEvent, ToolDefinition } from '../../../../../src/dialects/anthropic/wire.js';
+import type { IdSource } from '../../../../../src/apps/simulator/ids.js';
+import { estimateInput } from '../../../../../src/apps/simulator/reply/estimate.js';
+import { generateReply } from '../../../../../src/apps/simulator/reply/generate.js';
+import { toFrames, toMessage } from '../../../../../src/apps/simulator/reply/render.js';
+import { exampleInput } from '../../../../../src/apps/simulator/reply/schema-example.js';
+import { cutText, firstWords, padWords, toTokens } from '../../../../../src/apps/simulator/reply/words.js';
+import { verifyThinking } from '../../../../../src/apps/simulator/signature.js';
 
 let counter = 0;
 const fixedIds: IdSource = (kind) => `${kind}_${++counter}`;

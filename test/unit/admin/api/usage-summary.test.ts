@@ -1,6 +1,6 @@
 import t from 'tap';
-import { daysBetween, summariseUsage } from '../../../src/admin/api/usage-summary.js';
-import type { UsageRow } from '../../../src/metering/usage-store.js';
+import { daysBetween, summariseUsage } from '../../../../src/admin/api/usage-summary.js';
+import type { UsageRow } from '../../../../src/metering/usage-store.js';
 
 function row(day: string, model: string, requests: number, inputTokens: number, provider: string | null = 'anthropic'): UsageRow {
   return { day, model, provider, customerId: 'c', customerName: 'acme', requests, errors: 0, inputTokens, outputTokens: 2 * requests, cacheReadTokens: 1, cacheWriteTokens: 0, cacheWrite1hTokens: 0, webSearches: 0, costNanoUsd: BigInt(inputTokens) * 1_000n };

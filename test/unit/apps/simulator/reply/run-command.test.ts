@@ -1,10 +1,10 @@
 // The simulator's scripted agent turn: `run: <command>` → a call of the shell-like tool with that
 // command; its result back → an answer quoting what the command printed last.
 import t from 'tap';
-import type { MessagesRequest, ToolDefinition } from '../../../../src/dialects/anthropic/wire.js';
-import type { IdSource } from '../../../../src/apps/simulator/ids.js';
-import { generateReply } from '../../../../src/apps/simulator/reply/generate.js';
-import { shellCall } from '../../../../src/apps/simulator/reply/run-command.js';
+import type { MessagesRequest, ToolDefinition } from '../../../../../src/dialects/anthropic/wire.js';
+import type { IdSource } from '../../../../../src/apps/simulator/ids.js';
+import { generateReply } from '../../../../../src/apps/simulator/reply/generate.js';
+import { shellCall } from '../../../../../src/apps/simulator/reply/run-command.js';
 
 const ids: IdSource = (kind) => `${kind}_1`;
 const EXEC: ToolDefinition = { name: 'exec_command', input_schema: { type: 'object', properties: { cmd: { type: 'string' }, workdir: { type: 'string' }, yield_time_ms: { type: 'number' } }, required: ['cmd'] } };

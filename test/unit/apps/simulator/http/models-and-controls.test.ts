@@ -1,8 +1,8 @@
 import t from 'tap';
-import type { ModelInfo } from '../../../../src/dialects/anthropic/wire.js';
-import { parseOptions } from '../../../../src/apps/simulator/http/control.js';
-import { FaultQueue, parseFault } from '../../../../src/apps/simulator/http/faults.js';
-import { buildModelIndex, defaultModelInfos, pageModels, parsePageQuery, takesOnlyDefaultSampling } from '../../../../src/apps/simulator/models.js';
+import type { ModelInfo } from '../../../../../src/dialects/anthropic/wire.js';
+import { parseOptions } from '../../../../../src/apps/simulator/http/control.js';
+import { FaultQueue, parseFault } from '../../../../../src/apps/simulator/http/faults.js';
+import { buildModelIndex, defaultModelInfos, pageModels, parsePageQuery, takesOnlyDefaultSampling } from '../../../../../src/apps/simulator/models.js';
 
 function model(id: string, day: number): ModelInfo {
   return { type: 'model', id, display_name: id, created_at: `2026-01-${String(day).padStart(2, '0')}T00:00:00Z` };

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { buildModelIndex, defaultModelInfos } from '../../../../src/apps/simulator/models.js';
-import { signThinking } from '../../../../src/apps/simulator/signature.js';
-import { validateCountTokensRequest, validateMessagesRequest } from '../../../../src/apps/simulator/validate/request.js';
+import { buildModelIndex, defaultModelInfos } from '../../../../../src/apps/simulator/models.js';
+import { signThinking } from '../../../../../src/apps/simulator/signature.js';
+import { validateCountTokensRequest, validateMessagesRequest } from '../../../../../src/apps/simulator/validate/request.js';
 
 const models = buildModelIndex(defaultModelInfos());
 const ctx = { models, beta: false };

@@ -2,9 +2,9 @@
 // builds and for any plain data in the places it writes itself.
 import t, { type Test } from 'tap';
 import fc from 'fast-check';
-import { quoteJson } from '../../../../src/lib/json/quote.js';
-import { stringifyMessagesRequest } from '../../../../src/dialects/translators/openai-shared/request-json.js';
-import type { MessagesRequest } from '../../../../src/dialects/anthropic/wire.js';
+import { quoteJson } from '../../../../../src/lib/json/quote.js';
+import { stringifyMessagesRequest } from '../../../../../src/dialects/translators/openai-shared/request-json.js';
+import type { MessagesRequest } from '../../../../../src/dialects/anthropic/wire.js';
 
 const same = (t: Test, value: unknown, name: string) => t.equal(stringifyMessagesRequest(value as MessagesRequest), JSON.stringify(value), name);
 

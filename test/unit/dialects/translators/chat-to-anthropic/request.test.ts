@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap';
-import { DEFAULT_MODELS, type CatalogModel } from '../../../../src/catalog/model.js';
-import { translateChatRequest, type RequestTranslation } from '../../../../src/dialects/translators/chat-to-anthropic/request.js';
-import type { MessagesRequest } from '../../../../src/dialects/anthropic/wire.js';
+import { DEFAULT_MODELS, type CatalogModel } from '../../../../../src/catalog/model.js';
+import { translateChatRequest, type RequestTranslation } from '../../../../../src/dialects/translators/chat-to-anthropic/request.js';
+import type { MessagesRequest } from '../../../../../src/dialects/anthropic/wire.js';
 
 const open = DEFAULT_MODELS.find((m) => m.id === 'claude-sonnet-4-6')!; // accepts every sampling field
 const restrictive = DEFAULT_MODELS.find((m) => m.id === 'claude-opus-4-7')!; // temperature/top_p/top_k not accepted

@@ -3,9 +3,9 @@
 // finished, failure, warnings) is the same, and with the provider's usual escaping the bytes are the same.
 import t from 'tap';
 import fc from 'fast-check';
-import { ChatStreamTranslator } from '../../../../src/dialects/translators/chat-to-anthropic/stream.js';
-import { bytewise, everySplit, providerFixtures } from '../sse/fixture-data.js';
-import { CREATED, MODEL, dataPayloads, translateSync, translator as defaultTranslator } from './stream-helpers.js';
+import { ChatStreamTranslator } from '../../../../../src/dialects/translators/chat-to-anthropic/stream.js';
+import { bytewise, everySplit, providerFixtures } from '../../sse/fixture-data.js';
+import { CREATED, MODEL, dataPayloads, translateSync, translator as defaultTranslator } from '../stream-helpers.js';
 import { escapeEverything } from './json-escaping.js';
 
 const fast = () => new ChatStreamTranslator({ created: CREATED, model: MODEL, includeUsage: true });

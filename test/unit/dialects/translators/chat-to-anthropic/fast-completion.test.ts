@@ -3,11 +3,11 @@
 // otherwise, the same metered usage, and no answer it does not fully recognise.
 import t from 'tap';
 import fc from 'fast-check';
-import { stringifyCompletion } from '../../../../src/dialects/translators/chat-to-anthropic/completion-json.js';
-import { fastCompletion } from '../../../../src/dialects/translators/chat-to-anthropic/fast-completion.js';
-import { MAX_FAST_ANSWER_CHARS } from '../../../../src/dialects/translators/openai-shared/text-answer.js';
-import { translateMessageToCompletion } from '../../../../src/dialects/translators/chat-to-anthropic/response.js';
-import type { Message } from '../../../../src/dialects/anthropic/wire.js';
+import { stringifyCompletion } from '../../../../../src/dialects/translators/chat-to-anthropic/completion-json.js';
+import { fastCompletion } from '../../../../../src/dialects/translators/chat-to-anthropic/fast-completion.js';
+import { MAX_FAST_ANSWER_CHARS } from '../../../../../src/dialects/translators/openai-shared/text-answer.js';
+import { translateMessageToCompletion } from '../../../../../src/dialects/translators/chat-to-anthropic/response.js';
+import type { Message } from '../../../../../src/dialects/anthropic/wire.js';
 import { escapeEverything } from './json-escaping.js';
 
 const CREATED = 1_790_000_000;

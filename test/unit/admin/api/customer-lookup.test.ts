@@ -1,7 +1,7 @@
 import t from 'tap';
-import { customerOr404 } from '../../../src/admin/api/customer-lookup.js';
-import { GatewayError } from '../../../src/dialects/errors/codes.js';
-import { counting, openStore } from '../keys/fixtures/store.js';
+import { customerOr404 } from '../../../../src/admin/api/customer-lookup.js';
+import { GatewayError } from '../../../../src/dialects/errors/codes.js';
+import { counting, openStore } from '../../keys/fixtures/store.js';
 
 t.test('customerOr404: the customer by id with one lookup, or a 404', async (t) => {
   const { store: real } = openStore(t);

@@ -1,10 +1,10 @@
 // An account's rate limits (token buckets read at given instants) and its prompt cache (prefixes
 // written on first sight, read within their lifetime), and the input tally they work from.
 import t from 'tap';
-import type { MessagesRequest } from '../../../../src/dialects/anthropic/wire.js';
-import { AccountLimits, rfc3339 } from '../../../../src/apps/simulator/accounts/rate-limits.js';
-import { PromptCache } from '../../../../src/apps/simulator/accounts/prompt-cache.js';
-import { inputWithHit, tallyInput } from '../../../../src/apps/simulator/reply/estimate.js';
+import type { MessagesRequest } from '../../../../../src/dialects/anthropic/wire.js';
+import { AccountLimits, rfc3339 } from '../../../../../src/apps/simulator/accounts/rate-limits.js';
+import { PromptCache } from '../../../../../src/apps/simulator/accounts/prompt-cache.js';
+import { inputWithHit, tallyInput } from '../../../../../src/apps/simulator/reply/estimate.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 const MIN = 60_000;

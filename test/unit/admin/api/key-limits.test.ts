@@ -1,5 +1,5 @@
 import t from 'tap';
-import { keyLimitProblem } from '../../../src/admin/api/key-limits.js';
+import { keyLimitProblem } from '../../../../src/admin/api/key-limits.js';
 
 t.test('a key stays within its customer limits', async (t) => {
   const both = { rpm: 100, tpm: 5000 };

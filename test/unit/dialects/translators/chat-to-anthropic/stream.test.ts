@@ -1,8 +1,8 @@
 import t from 'tap';
 import fc from 'fast-check';
-import { translateMessageToCompletion } from '../../../../src/dialects/translators/chat-to-anthropic/response.js';
-import { bytewise, everySplit, fixture, providerFixtures } from '../sse/fixture-data.js';
-import { CREATED, MODEL, dataPayloads, sse, translatePiped, translateSync, translator } from './stream-helpers.js';
+import { translateMessageToCompletion } from '../../../../../src/dialects/translators/chat-to-anthropic/response.js';
+import { bytewise, everySplit, fixture, providerFixtures } from '../../sse/fixture-data.js';
+import { CREATED, MODEL, dataPayloads, sse, translatePiped, translateSync, translator } from '../stream-helpers.js';
 
 // A provider stream with a text block, then a tool_use block whose arguments arrive in pieces.
 const toolStream = `event: message_start

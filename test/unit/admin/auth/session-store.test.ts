@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { SessionStore } from '../../../src/admin/auth/session-store.js';
-import { SqliteSessionRows } from '../../../src/stores/sqlite/sqlite-session-rows.js';
-import { SqliteUserStore } from '../../../src/stores/sqlite/sqlite-user-store.js';
-import { openDatabase } from '../../../src/stores/sqlite/open.js';
-import { SqliteKeyStore } from '../../../src/stores/sqlite/sqlite-key-store.js';
+import { SessionStore } from '../../../../src/admin/auth/session-store.js';
+import { SqliteSessionRows } from '../../../../src/stores/sqlite/sqlite-session-rows.js';
+import { SqliteUserStore } from '../../../../src/stores/sqlite/sqlite-user-store.js';
+import { openDatabase } from '../../../../src/stores/sqlite/open.js';
+import { SqliteKeyStore } from '../../../../src/stores/sqlite/sqlite-key-store.js';
 
 function setup(t: Test) {
   const dir = mkdtempSync(join(tmpdir(), 'mgw-sessions-'));

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { compilePattern } from '../../../src/admin/http/path-pattern.js';
+import { compilePattern } from '../../../../src/admin/http/path-pattern.js';
 
 t.test('patterns match whole paths and decode parameters', async (t) => {
   const cases: Array<[string, string, Record<string, string> | null]> = [

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { chatStreamErrorChunk, translateUpstreamError } from '../../../../src/dialects/translators/openai-shared/error.js';
+import { chatStreamErrorChunk, translateUpstreamError } from '../../../../../src/dialects/translators/openai-shared/error.js';
 
 const providerBody = (type: string, message: string) =>
   Buffer.from(JSON.stringify({ type: 'error', error: { type, message }, request_id: 'req_1' }));

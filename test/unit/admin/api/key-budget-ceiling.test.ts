@@ -1,8 +1,8 @@
 // A customer user's key budget stays within the customer's budget, compared by amount; operators are free.
 import t from 'tap';
-import { assertKeyBudgetWithinCustomer } from '../../../src/admin/api/key-budget-ceiling.js';
-import type { Actor } from '../../../src/admin/auth/actor.js';
-import type { Budget } from '../../../src/keys/budget.js';
+import { assertKeyBudgetWithinCustomer } from '../../../../src/admin/api/key-budget-ceiling.js';
+import type { Actor } from '../../../../src/admin/auth/actor.js';
+import type { Budget } from '../../../../src/keys/budget.js';
 
 const USD = 1_000_000_000;
 const user: Actor = { role: 'customer', customerId: 'cus_1', userId: 'u1', email: 'bo@acme.example' };

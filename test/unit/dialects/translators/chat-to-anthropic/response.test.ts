@@ -1,6 +1,6 @@
 import t from 'tap';
-import { chatUsageFrom, mapFinishReason, translateMessageToCompletion } from '../../../../src/dialects/translators/chat-to-anthropic/response.js';
-import type { Message } from '../../../../src/dialects/anthropic/wire.js';
+import { chatUsageFrom, mapFinishReason, translateMessageToCompletion } from '../../../../../src/dialects/translators/chat-to-anthropic/response.js';
+import type { Message } from '../../../../../src/dialects/anthropic/wire.js';
 
 const ctx = { created: 1767225600, model: 'claude-sonnet-4-5' };
 
@@ -135,7 +135,7 @@ t.test('usage counts cache reads and writes in the prompt', async (t) => {
 });
 
 t.test('every recorded provider response translates consistently', async (t) => {
-  const { fixture } = await import('../sse/fixture-data.js');
+  const { fixture } = await import('../../sse/fixture-data.js');
   const recordings = JSON.parse(fixture('anthropic-http-recording-tool-runner.json').toString('utf8')) as Array<{ response: Message }>;
   t.ok(recordings.length >= 10);
   for (const { response } of recordings) {
@@ -167,7 +167,7 @@ t.test('an odd provider body does not throw', async (t) => {
 });
 
 t.test('the compiled completion serialiser writes exactly what JSON.stringify writes, for every shape', async (t) => {
-  const { stringifyCompletion } = await import('../../../../src/dialects/translators/chat-to-anthropic/completion-json.js');
+  const { stringifyCompletion } = await import('../../../../../src/dialects/translators/chat-to-anthropic/completion-json.js');
   const shapes: Array<[string, Message]> = [
     ['text', message([{ type: 'text', text: 'Hello "quoted" \\ back\nline \u2028 \ud83d\ude00' }])],
     ['no content', message([], 'max_tokens')],

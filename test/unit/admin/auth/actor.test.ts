@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import t from 'tap';
-import { bearerToken, identify } from '../../../src/admin/auth/actor.js';
-import type { ActorDeps } from '../../../src/admin/auth/actor.js';
-import type { SessionStore } from '../../../src/admin/auth/session-store.js';
-import { SignInThrottle } from '../../../src/admin/auth/throttle.js';
-import { AddressRanges } from '../../../src/lib/net/address-ranges.js';
-import type { UserStore } from '../../../src/stores/user-store.js';
-import { GatewayError } from '../../../src/dialects/errors/codes.js';
+import { bearerToken, identify } from '../../../../src/admin/auth/actor.js';
+import type { ActorDeps } from '../../../../src/admin/auth/actor.js';
+import type { SessionStore } from '../../../../src/admin/auth/session-store.js';
+import { SignInThrottle } from '../../../../src/admin/auth/throttle.js';
+import { AddressRanges } from '../../../../src/lib/net/address-ranges.js';
+import type { UserStore } from '../../../../src/stores/user-store.js';
+import { GatewayError } from '../../../../src/dialects/errors/codes.js';
 
 t.test('only "Bearer <token>" yields a token, never an empty one', async (t) => {
   const cases: Array<[authorization: string, token: string | null]> = [

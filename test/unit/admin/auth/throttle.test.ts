@@ -1,6 +1,6 @@
 import t from 'tap';
-import { accountDelayMs, SignInThrottle } from '../../../src/admin/auth/throttle.js';
-import type { SignInThrottleOptions } from '../../../src/admin/auth/throttle.js';
+import { accountDelayMs, SignInThrottle } from '../../../../src/admin/auth/throttle.js';
+import type { SignInThrottleOptions } from '../../../../src/admin/auth/throttle.js';
 
 function clock(start = 1_000_000) {
   let now = start;

@@ -2,12 +2,12 @@
 // structural rules; no input at all makes the translation throw.
 import t from 'tap';
 import fc from 'fast-check';
-import { DEFAULT_MODELS } from '../../../../src/catalog/model.js';
-import { buildModelIndex, defaultModelInfos } from '../../../../src/apps/simulator/models.js';
-import { validateMessagesRequest } from '../../../../src/apps/simulator/validate/request.js';
-import { translateChatRequest } from '../../../../src/dialects/translators/chat-to-anthropic/request.js';
-import { stringifyMessagesRequest } from '../../../../src/dialects/translators/openai-shared/request-json.js';
-import type { ContentBlockParam, MessagesRequest } from '../../../../src/dialects/anthropic/wire.js';
+import { DEFAULT_MODELS } from '../../../../../src/catalog/model.js';
+import { buildModelIndex, defaultModelInfos } from '../../../../../src/apps/simulator/models.js';
+import { validateMessagesRequest } from '../../../../../src/apps/simulator/validate/request.js';
+import { translateChatRequest } from '../../../../../src/dialects/translators/chat-to-anthropic/request.js';
+import { stringifyMessagesRequest } from '../../../../../src/dialects/translators/openai-shared/request-json.js';
+import type { ContentBlockParam, MessagesRequest } from '../../../../../src/dialects/anthropic/wire.js';
 
 const model = DEFAULT_MODELS.find((m) => m.id === 'claude-sonnet-4-6')!;
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { OWASP_SCRYPT_COST, parseHash, PasswordHasher, passwordProblem } from '../../../src/admin/auth/passwords.js';
+import { OWASP_SCRYPT_COST, parseHash, PasswordHasher, passwordProblem } from '../../../../src/admin/auth/passwords.js';
 
 const cheap = new PasswordHasher({ N: 1024, r: 8, p: 1 });
 

@@ -1,8 +1,8 @@
 // The messages surface's translator: the client's bytes go as they came; only a fallback rewrites the
 // request, from the client's parsed body, for the fallback model.
 import t from 'tap';
-import { DEFAULT_MODELS } from '../../../../src/catalog/model.js';
-import { messagesToAnthropic } from '../../../../src/dialects/translators/messages-to-anthropic/translator.js';
+import { DEFAULT_MODELS } from '../../../../../src/catalog/model.js';
+import { messagesToAnthropic } from '../../../../../src/dialects/translators/messages-to-anthropic/translator.js';
 
 const byId = new Map(DEFAULT_MODELS.map((m) => [m.id, m]));
 const sonnet = byId.get('claude-sonnet-4-6')!;
