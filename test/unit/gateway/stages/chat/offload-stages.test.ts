@@ -5,6 +5,7 @@
 // object; the translate step writes the provider call (the same as the inline translation's), the
 // stream flags, the warnings header and the fallback translation, and answers 400 for a refused one.
 import t from 'tap';
+import type { Test } from 'tap';
 import { offloadParseStage, offloadTranslateStage } from '../../../../../src/gateway/stages/chat/offload-stages.js';
 import { translateRequestStage, WARNINGS_HEADER, type TranslateOptions } from '../../../../../src/gateway/stages/translate-request.js';
 import { parseJsonStage } from '../../../../../src/gateway/stages/parse-json.js';
@@ -12,7 +13,7 @@ import type { Stage } from '../../../../../src/gateway/compose.js';
 import type { RequestContext } from '../../../../../src/gateway/context.js';
 import type { GatewayConfig } from '../../../../../src/config/config.js';
 import { DEFAULT_MODELS } from '../../../../../src/catalog/model.js';
-import { createTranslatePool } from '../../../../../src/gateway/offload/pool.js';
+import { createTranslatePool, type TranslatePool } from '../../../../../src/gateway/offload/pool.js';
 import { Translators } from '../../../../../src/dialects/translators/registry.js';
 import { chatToAnthropic } from '../../../../../src/dialects/translators/chat-to-anthropic/translator.js';
 import { recordingNext, runtimeWith, stageContext } from '../stage-context.js';
@@ -23,8 +24,12 @@ const sonnet = DEFAULT_MODELS.find((m) => m.id === 'claude-sonnet-4-6')!;
 const OPTIONS: TranslateOptions = { dialect: 'chat', operation: 'messages', allowFallback: true };
 const rt = runtimeWith({ config: { limits: { jsonDepth: 8 } } as unknown as GatewayConfig, translators: new Translators([chatToAnthropic]) });
 
-const pool = createTranslatePool({ threads: 1, minBytes: MIN_BYTES });
-t.teardown(() => pool.close());
+/** A pool of one worker thread for one test, closed when it ends (not when a whole unit group does). */
+function poolFor(t: Test): TranslatePool {
+  const pool = createTranslatePool({ threads: 1, minBytes: MIN_BYTES });
+  t.teardown(() => pool.close());
+  return pool;
+}
 
 /** A chat request of `turns` messages padded to at least the pool's threshold, or kept small. */
 function chatBody(large: boolean, extra: Record<string, unknown> = {}): Buffer {
@@ -48,6 +53,7 @@ function withBody(body: Buffer, headers: Record<string, string> = {}): RequestCo
 }
 
 t.test('a body under the threshold goes to the inline stage, for both steps, the pool not asked', async (t) => {
+  const pool = poolFor(t);
   const before = pool.completed;
   for (const make of [(inline: Stage) => offloadParseStage(rt, pool, inline), (inline: Stage) => offloadTranslateStage(rt, pool, inline, OPTIONS)]) {
     const inline = recordingInline();
@@ -61,6 +67,7 @@ t.test('a body under the threshold goes to the inline stage, for both steps, the
 });
 
 t.test('parse: a large body\'s head is written, its messages an array of their length; the inline stage not used', async (t) => {
+  const pool = poolFor(t);
   const inline = recordingInline();
   const ctx = withBody(chatBody(true, { stream: true, temperature: 0.2 }));
   const next = recordingNext();
@@ -75,6 +82,7 @@ t.test('parse: a large body\'s head is written, its messages an array of their l
 });
 
 t.test('parse: a large body that is not one JSON object is the parse stage\'s 400', async (t) => {
+  const pool = poolFor(t);
   const cases: Array<[string, Buffer, Record<string, unknown>]> = [
     ['not JSON', Buffer.concat([chatBody(true), Buffer.from('{')]), { message: 'The request body is not valid JSON.' }],
     ['too deep', Buffer.from(JSON.stringify({ model: opus.id, pad: 'x'.repeat(MIN_BYTES), deep: [[[[[[[[[[1]]]]]]]]]] })), { message: /deeper than 8 levels/ }],
@@ -90,7 +98,7 @@ t.test('parse: a large body that is not one JSON object is the parse stage\'s 40
 });
 
 /** The context after the parse step and model resolution, as the translate step finds it. */
-async function parsedAndResolved(body: Buffer, headers: Record<string, string> = {}): Promise<RequestContext> {
+async function parsedAndResolved(pool: TranslatePool, body: Buffer, headers: Record<string, string> = {}): Promise<RequestContext> {
   const ctx = withBody(body, headers);
   await offloadParseStage(rt, pool, parseJsonStage(rt))(ctx, recordingNext());
   ctx.model = opus;
@@ -98,8 +106,9 @@ async function parsedAndResolved(body: Buffer, headers: Record<string, string> =
 }
 
 t.test('translate: the worker\'s provider call is the inline translation\'s, with its flags and warnings', async (t) => {
+  const pool = poolFor(t);
   const body = chatBody(true, { stream: true, stream_options: { include_usage: true }, seed: 7 });
-  const pooled = await parsedAndResolved(body);
+  const pooled = await parsedAndResolved(pool, body);
   const next = recordingNext();
   await offloadTranslateStage(rt, pool, recordingInline(), OPTIONS)(pooled, next);
   t.same(next.calls, [pooled]);
@@ -120,12 +129,13 @@ t.test('translate: the worker\'s provider call is the inline translation\'s, wit
 });
 
 t.test('translate: a request the translation refuses is a 400, the chain not run', async (t) => {
+  const pool = poolFor(t);
   const cases: Array<[string, Buffer, Record<string, string>, { code: string; param: string }]> = [
     ['strict with a field that would be dropped', chatBody(true, { seed: 7 }), { 'x-gateway-strict': 'true' }, { code: 'invalid_request', param: 'seed' }],
     ['no messages', Buffer.from(JSON.stringify({ model: opus.id, max_tokens: 64, pad: 'x'.repeat(MIN_BYTES) })), {}, { code: 'invalid_request', param: 'messages' }],
   ];
   for (const [name, body, headers, error] of cases) {
-    const ctx = await parsedAndResolved(body, headers);
+    const ctx = await parsedAndResolved(pool, body, headers);
     const next = recordingNext();
     await t.rejects(offloadTranslateStage(rt, pool, recordingInline(), OPTIONS)(ctx, next), error, name);
     t.equal(ctx.call, null, `${name}: no call`);
@@ -134,7 +144,8 @@ t.test('translate: a request the translation refuses is a 400, the chain not run
 });
 
 t.test('translate without a resolved model: a bug, said so', async (t) => {
-  const ctx = await parsedAndResolved(chatBody(true));
+  const pool = poolFor(t);
+  const ctx = await parsedAndResolved(pool, chatBody(true));
   ctx.model = null;
   await t.rejects(offloadTranslateStage(rt, pool, recordingInline(), OPTIONS)(ctx, recordingNext()), /no model was resolved/);
 });
