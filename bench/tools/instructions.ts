@@ -83,7 +83,9 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
       // A few 502s are tolerated: under valgrind the gateway is so slow that it now and then reuses an
       // upstream connection the simulator is closing after its 5 s keep-alive. Such a request still
       // runs its path up to the failure, so the count per request moves by a fraction of their share.
-      if (measured.ok < opts.requests * (1 - TOLERATED_FAILURES) || measured.errors > 0) {
+      // At least one, so a short count (the suite's 10 requests) is not refused for the one race.
+      const tolerated = Math.max(1, Math.floor(opts.requests * TOLERATED_FAILURES));
+      if (measured.ok < opts.requests - tolerated || measured.errors > 0) {
         throw new Error(`${measured.ok} of ${opts.requests} requests answered as expected (${measured.unexpected} other statuses or failures, ${measured.errors} of them connection errors or timeouts; statuses ${JSON.stringify(measured.otherStatuses)}; the gateway logged: ${oddAnswers.join(' | ') || 'nothing'})`);
       }
       // The dump of the main thread, callgrind.out.<n>-01, is written after callgrind_control returns.
