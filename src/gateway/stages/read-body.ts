@@ -48,6 +48,9 @@ function readAll(req: IncomingMessage, limit: number, declared: number): Promise
       resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     };
     const onError = (err: Error) => {
+      // A client that leaves mid-body: Node 20 reports it as the request's own error ('aborted',
+      // ECONNRESET) before 'close'. That is the client's doing, not a fault of the pipeline's.
+      if (!req.complete) return onAborted();
       cleanup();
       reject(err);
     };
