@@ -82,11 +82,12 @@ export function routesSection(
     '',
     `Goal ≤ ${ROUTE_CHOICE_GOAL_US} µs: ${verdict === 'not resolved' ? '**not resolved** by this run: the interval of the median round straddles the goal (a round\'s CPU per request moves by more than the goal on this machine)' : verdict === 'met' ? 'met (the whole interval is below it)' : '**missed** (the whole interval is above it)'}; the rounds\' differences: ${addedUs.map((d) => d.toFixed(1)).join(', ')} µs.`,
     '',
-    'The planner\'s own work per request, in one process (bench/micro/route-order.ts; median of runs): what the A/B above cannot resolve on a loaded machine.',
+    'The planner\'s own work per request, in one process (bench/micro/route-order.ts; median of runs): what the A/B above cannot resolve on a loaded machine. ' +
+      'CPU time, as above: the wall time also counts waiting for a core.',
     '',
-    '| micro-benchmark | median per request |',
-    '|---|---:|',
-    ...r.order.map((m) => `| ${m.name} | ${(m.nsPerOp / 1000).toFixed(3)} µs |`),
+    '| micro-benchmark | median CPU per request | median wall time per request |',
+    '|---|---:|---:|',
+    ...r.order.map((m) => `| ${m.name} | ${(m.cpuNsPerOp / 1000).toFixed(3)} µs | ${(m.nsPerOp / 1000).toFixed(3)} µs |`),
     '',
     'Capacity and cache on a stepped clock (the gateway\'s and the simulators\' time moved together, one request at its moment): minutes of offered load in seconds. ' +
       'Capacity goal: no client 429 and at least 95 % served; cache goal: the cache-read share over three accounts at least 98 % of one account\'s.',
