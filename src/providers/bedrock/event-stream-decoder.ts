@@ -6,28 +6,30 @@
 // reads the headers of a whole message; this module finds the messages in chunks cut anywhere,
 // holding an incomplete one until the rest arrives (its parts are joined once, when it is whole).
 //
-// Nearly every message is a `chunk` event whose three headers are the same bytes each time. The
-// codec's header reading costs more than everything else per event together (1.8 of 3.3 µs measured
-// on a loaded machine), so a message whose header block equals the one the codec itself encodes for
-// a chunk event takes a short way: the same two CRC checks the codec makes (the 8-byte prelude's in
-// a table loop, the rest with node:zlib's crc32), then the payload. Any other message (an exception,
-// headers in another order) is decoded by the codec.
+// Nearly every message is a `chunk` event with the same three headers: those take a short way,
+// recognised and CRC-checked in chunk-frame.ts and written in sse-bytes.ts; any other message (an
+// exception, headers in another order, a payload in another shape) is decoded by the codec and
+// written by the general way below.
 //
 // A `chunk` event's payload is `{"bytes":"<base64>"}` (Bedrock may add a padding member), the base64
 // of one Messages stream event; it becomes `event: <type>\ndata: <json>\n\n`, its JSON as the model
 // wrote it, except that Bedrock's `amazon-bedrock-invocationMetrics` is removed from `message_stop`.
-// The SSE comes out as bytes, written straight into one output buffer per push: the base64 is
-// decoded into a scratch buffer and copied behind its `event:` line, so no event becomes a string
-// (a profile of the string version spent a third of its time making and re-encoding strings).
+// The SSE comes out as bytes, written straight into one output buffer per push (sse-bytes.ts), so no
+// usual event becomes a string (a profile of the string version spent a third of its time making and
+// re-encoding strings).
 // An `exception` message (`:exception-type`, payload `{"message": …}`) becomes the provider's SSE
 // `error` event, its type mapped as for HTTP errors (errors.ts); a protocol `error` message
 // (`:error-code`, `:error-message`) becomes an api_error. Other event types are not part of the
 // Messages stream and are left out.
-import { crc32 } from 'node:zlib';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { messagesErrorEvent } from '../../dialects/errors/stream-frames.js';
 import { editMembers } from '../../lib/json/edit-members.js';
+import { chunkPayloadStart } from './chunk-frame.js';
 import { errorTypeOfException, exceptionMessage } from './errors.js';
+import { EventStreamError } from './event-stream-error.js';
+import { SseBytes } from './sse-bytes.js';
+
+export { EventStreamError };
 
 /** A message longer than this is refused as corrupt rather than buffered (Bedrock's are a few KiB). */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -59,52 +61,6 @@ function utf8(bytes: Uint8Array): string {
 const codec = new EventStreamCodec(utf8, (text: string) => Buffer.from(text, 'utf8'));
 type Message = ReturnType<EventStreamCodec['decode']>;
 type MessageHeaders = Message['headers'];
-
-const stringHeader = (value: string) => ({ type: 'string' as const, value });
-/** The header block of a chunk event, in the order Bedrock sends its headers. */
-const CHUNK_HEADERS = Buffer.from(codec.formatHeaders({ ':event-type': stringHeader('chunk'), ':content-type': stringHeader('application/json'), ':message-type': stringHeader('event') }));
-/** Total length and header length, then the prelude's CRC. */
-const PRELUDE_BYTES = 8;
-const HEADERS_START = PRELUDE_BYTES + 4;
-
-/** Whether `bytes` holds the chunk event's header block at `at` (a loop: cheaper than a native compare at this size). */
-function hasChunkHeaders(bytes: Buffer, at: number): boolean {
-  for (let i = 0; i < CHUNK_HEADERS.length; i++) if (bytes[at + i] !== CHUNK_HEADERS[i]) return false;
-  return true;
-}
-
-/** CRC-32 (the zlib polynomial) of 8 bytes by table: cheaper than a call into zlib for so few. */
-const CRC_TABLE = new Int32Array(256).map((_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c;
-});
-
-function preludeCrc(bytes: Buffer, at: number): number {
-  let c = -1;
-  for (let i = at; i < at + PRELUDE_BYTES; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ -1) >>> 0;
-}
-
-/**
- * Where the payload of the message `bytes[start, start + length)` starts when it is a chunk event in
- * Bedrock's usual header order (its CRCs checked; it ends 4 bytes before the message), or -1 for any
- * other message.
- */
-function chunkPayloadStart(bytes: Buffer, start: number, length: number): number {
-  const headersEnd = HEADERS_START + CHUNK_HEADERS.length;
-  if (bytes.readUInt32BE(start + 4) !== CHUNK_HEADERS.length || length < headersEnd + 4 || !hasChunkHeaders(bytes, start + HEADERS_START)) return -1;
-  const end = start + length;
-  const prelude = preludeCrc(bytes, start);
-  if (prelude !== bytes.readUInt32BE(start + PRELUDE_BYTES)) throw new EventStreamError('event stream message not readable: its prelude checksum does not match');
-  if (crc32(bytes.subarray(start + PRELUDE_BYTES, end - 4), prelude) !== bytes.readUInt32BE(end - 4)) throw new EventStreamError('event stream message not readable: its checksum does not match');
-  return start + headersEnd;
-}
-
-/** The answer could not be read as an event stream (a bad length or CRC, an event that is not JSON). */
-export class EventStreamError extends Error {
-  override readonly name = 'EventStreamError';
-}
 
 /** An exception the stream ended with, as Bedrock named it and as the provider's error type. */
 export interface StreamException {
@@ -162,8 +118,8 @@ export class BedrockStreamDecoder {
       if (length < MIN_MESSAGE_BYTES || length > MAX_MESSAGE_BYTES) throw new EventStreamError(`event stream message of ${length} bytes`);
       if (bytes.length - at < length) break;
       const payload = chunkPayloadStart(bytes, at, length);
-      if (payload !== -1) out.chunkEvent(bytes, payload, at + length - 4);
-      else out.text(this.message(bytes.subarray(at, at + length)));
+      if (payload === -1) out.text(this.message(bytes.subarray(at, at + length)));
+      else if (!out.chunkEvent(bytes, payload, at + length - 4)) out.text(chunkEventText(bytes.subarray(payload, at + length - 4)));
       at += length;
     }
     if (at < bytes.length) this.hold(bytes.subarray(at));
@@ -220,92 +176,15 @@ function asBuffer(bytes: Uint8Array): Buffer {
 }
 
 const EMPTY = Buffer.alloc(0);
-const BYTES_MEMBER = Buffer.from('{"bytes":"', 'latin1');
+const BYTES_MEMBER = Buffer.from('"bytes":"', 'latin1');
 const TYPE_PREFIX = Buffer.from('{"type":"', 'latin1');
-const EVENT_LINE = Buffer.from('event: ', 'latin1');
-const DATA_LINE = Buffer.from('\ndata: ', 'latin1');
 const QUOTE = 0x22;
-const LF = 0x0a;
-const CR = 0x0d;
-
-/** Decoded events up to this size go through the scratch buffer (a Messages stream event is a few hundred bytes). */
-const SCRATCH_BYTES = 64 * 1024;
-const scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
-
-function startsWith(bytes: Buffer, at: number, prefix: Buffer): boolean {
-  if (bytes.length - at < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
-  return true;
-}
-
-/** The SSE of one push, written into one buffer. */
-class SseBytes {
-  private buf: Buffer;
-  private at = 0;
-
-  constructor(capacity: number) {
-    this.buf = Buffer.allocUnsafe(capacity);
-  }
-
-  /**
-   * The chunk event whose payload is `bytes[start, end)`: in the usual shape (`{"bytes":"` first, a
-   * JSON event that starts with its type and holds no line break) decoded and copied straight in;
-   * otherwise through the general path.
-   */
-  chunkEvent(bytes: Buffer, start: number, end: number): void {
-    const b64Start = start + BYTES_MEMBER.length;
-    const b64End = startsWith(bytes, start, BYTES_MEMBER) ? bytes.indexOf(QUOTE, b64Start) : -1;
-    if (b64End === -1 || b64End >= end || (b64End - b64Start) * 0.75 > SCRATCH_BYTES) return this.text(chunkEventText(bytes.subarray(start, end)));
-    const json = scratch.subarray(0, scratch.write(bytes.toString('latin1', b64Start, b64End), 0, 'base64'));
-    const typeEnd = startsWith(json, 0, TYPE_PREFIX) ? json.indexOf(QUOTE, TYPE_PREFIX.length) : -1;
-    // A line break (JSON whitespace) cannot go in an SSE data line; message_stop loses Bedrock's metrics.
-    if (typeEnd === -1 || json.indexOf(LF) !== -1 || json.indexOf(CR) !== -1 || (typeEnd === MESSAGE_STOP_END && isMessageStop(json))) {
-      return this.text(chunkEventText(bytes.subarray(start, end)));
-    }
-    this.room(EVENT_LINE.length + (typeEnd - TYPE_PREFIX.length) + DATA_LINE.length + json.length + 2);
-    const buf = this.buf;
-    let at = this.at;
-    at += EVENT_LINE.copy(buf, at);
-    at += json.copy(buf, at, TYPE_PREFIX.length, typeEnd);
-    at += DATA_LINE.copy(buf, at);
-    at += json.copy(buf, at);
-    buf[at++] = LF;
-    buf[at++] = LF;
-    this.at = at;
-  }
-
-  text(text: string): void {
-    if (text === '') return;
-    this.room(Buffer.byteLength(text));
-    this.at += this.buf.write(text, this.at, 'utf8');
-  }
-
-  bytes(): Buffer {
-    return this.at === 0 ? EMPTY : this.buf.subarray(0, this.at);
-  }
-
-  private room(needed: number): void {
-    if (this.buf.length - this.at >= needed) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + needed));
-    this.buf.copy(grown, 0, 0, this.at);
-    this.buf = grown;
-  }
-}
-
-const MESSAGE_STOP = Buffer.from('{"type":"message_stop"', 'latin1');
-/** Where the type's closing quote is in a message_stop event. */
-const MESSAGE_STOP_END = MESSAGE_STOP.length - 1;
-
-/** message_stop goes the general way: Bedrock's metrics are removed from it. */
-function isMessageStop(json: Buffer): boolean {
-  return startsWith(json, 0, MESSAGE_STOP);
-}
 
 /** The base64 text of a chunk payload: found directly in the usual shape, else by parsing it. */
 function base64Of(payload: Buffer): string {
-  const at = payload.indexOf(BYTES_MEMBER.subarray(1));
+  const at = payload.indexOf(BYTES_MEMBER);
   if (at !== -1) {
-    const start = at + BYTES_MEMBER.length - 1;
+    const start = at + BYTES_MEMBER.length;
     const end = payload.indexOf(QUOTE, start);
     if (end !== -1) return payload.toString('latin1', start, end);
   }

@@ -107,6 +107,46 @@ t.test('payloads in other shapes: bytes after the padding, an event written with
   t.equal(decodeAll([chunk(pretty)]).text, 'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n');
 });
 
+// Events the short way writes differently from the usual delta: its JSON moves for a type of another
+// length, and an event whose SSE outgrows the message grows the output buffer; payloads in shapes the
+// short way leaves to the general one. Split anywhere, each gives the SSE the general rule gives.
+const LONG_TYPE = `{"type":"${'x'.repeat(300)}","index":0}`;
+const ODD_SHAPES: Array<[string, Buffer, string]> = [
+  ['ping, a type shorter than content_block_delta', chunk('{"type":"ping"}'), sse('{"type":"ping"}')],
+  ['a type 300 characters long: the SSE outgrows the message', chunk(LONG_TYPE, (b64) => `{"bytes":"${b64}"}`), sse(LONG_TYPE)],
+  ['base64 without its padding', chunk(EVENTS[1]!, (b64) => `{"bytes":"${b64.replace(/=+$/, '')}"}`), sse(EVENTS[1]!)],
+  ['base64 with its slashes escaped', chunk('{"type":"ping","x":"???"}', (b64) => `{"bytes":"${b64.replaceAll('/', '\\/')}"}`), sse('{"type":"ping","x":"???"}')],
+  ['the type not first', chunk('{"index":0,"type":"content_block_stop"}'), 'event: content_block_stop\ndata: {"index":0,"type":"content_block_stop"}\n\n'],
+  ['a one-character type', chunk('{"type":"x"}'), sse('{"type":"x"}')],
+];
+
+t.test('events of other types and payloads of other shapes: what the general rule gives, split at every byte', async (t) => {
+  t.ok(Buffer.from('{"type":"ping","x":"???"}').toString('base64').includes('/'), 'the escaped case has a slash to escape');
+  for (const [name, message, expected] of ODD_SHAPES) {
+    t.equal(decodeAll([message]).text, expected, `${name}: alone in its push`);
+    const stream = Buffer.concat([chunk(EVENTS[2]!), message, chunk(EVENTS[3]!)]);
+    const want = sse(EVENTS[2]!) + expected + sse(EVENTS[3]!);
+    let same = 0;
+    for (let i = 0; i <= stream.length; i++) if (decodeAll([stream.subarray(0, i), stream.subarray(i)]).text === want) same++;
+    t.equal(same, stream.length + 1, `${name}: all ${stream.length + 1} splits`);
+  }
+});
+
+t.test('every byte of a chunk message changed in turn: each one refused, none decoded', async (t) => {
+  const message = chunk(EVENTS[2]!);
+  let refused = 0;
+  for (let i = 0; i < message.length; i++) {
+    const bad = Buffer.from(message);
+    bad[i]! ^= 0x10;
+    try {
+      decodeAll([bad]);
+    } catch (err) {
+      if (err instanceof EventStreamError) refused++;
+    }
+  }
+  t.equal(refused, message.length, `all ${message.length} bytes`);
+});
+
 t.test('a corrupt message, or a stream that ends inside one, is an EventStreamError', async (t) => {
   const bad = Buffer.from(chunk(EVENTS[1]!));
   bad[bad.length - 1]! ^= 0xff;
