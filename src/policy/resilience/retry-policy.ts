@@ -2,11 +2,14 @@
 // or the provider's own `retry-after` when it gives one (up to a cap).
 import type { RetrySettings } from '../../config/config.js';
 
-/** Statuses worth another attempt: rate limited, internal error, bad gateway, unavailable, overloaded. */
-const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 529]);
-
+/**
+ * Statuses worth another attempt, on the same route after a pause or on another route at once: rate
+ * limited (429) and every server-side failure (5xx, the provider's 529 overload included). A 504 is the
+ * provider's timeout (Bedrock's ModelTimeoutException, Vertex's DEADLINE_EXCEEDED): another route or
+ * account may answer in time.
+ */
 export function isRetryableStatus(status: number): boolean {
-  return RETRYABLE_STATUSES.has(status);
+  return status === 429 || (status >= 500 && status <= 599);
 }
 
 export type UpstreamHeaders = Record<string, string | string[] | undefined>;

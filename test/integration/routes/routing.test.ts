@@ -98,6 +98,7 @@ t.test('429, 529, 5xx, a refused connection and a timeout on one route fail over
     ['529', (a) => a.sims.get('flaky')!.injectFault({ kind: 'status', status: 529, errorType: 'overloaded_error' }, 50), {}, {}],
     ['500', (a) => a.sims.get('flaky')!.injectFault({ kind: 'status', status: 500 }, 50), {}, {}],
     ['503', (a) => a.sims.get('flaky')!.injectFault({ kind: 'status', status: 503 }, 50), {}, {}],
+    ['504 (the provider timed out)', (a) => a.sims.get('flaky')!.injectFault({ kind: 'status', status: 504 }, 50), {}, {}],
     ['connection refused', () => {}, {}, { baseUrl: `http://127.0.0.1:${port}` }],
     ['timeout before headers', (a) => a.sims.get('flaky')!.injectFault({ kind: 'hang-before-headers' }, 50), { GATEWAY_UPSTREAM_HEADERS_TIMEOUT_MS: '300' }, {}],
   ];

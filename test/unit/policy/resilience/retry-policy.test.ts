@@ -6,7 +6,7 @@ const settings = { attempts: 4, baseDelayMs: 100, maxDelayMs: 1000, retryAfterCa
 t.test('retryable statuses', async (t) => {
   const table: Array<[number, boolean]> = [
     [200, false], [400, false], [401, false], [404, false], [408, false], [413, false],
-    [429, true], [500, true], [501, false], [502, true], [503, true], [504, false], [529, true],
+    [429, true], [500, true], [501, true], [502, true], [503, true], [504, true], [529, true], [599, true], [600, false],
   ];
   for (const [status, retry] of table) t.equal(isRetryableStatus(status), retry, String(status));
 });
