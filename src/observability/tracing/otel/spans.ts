@@ -55,7 +55,7 @@ export class OtelRequestTrace implements RequestTrace {
   readonly recording: boolean;
   readonly traceId: string | null;
   private readonly context: Context;
-  /** The route and provider of the latest attempt: the server span names the one that answered. */
+  /** The route and provider of the latest attempt: named by the server span when no route answered. */
   private route: string | null = null;
   private provider: string | null = null;
 
@@ -95,8 +95,10 @@ export class OtelRequestTrace implements RequestTrace {
     span.setAttribute(ATTR.operation, OPERATION);
     span.setAttribute(ATTR.surface, f.surface);
     span.setAttribute(ATTR.status, f.status);
-    const provider = this.provider ?? f.provider;
-    const route = this.route ?? f.route;
+    // The route that answered; the latest attempt's only when none did. They differ when the router
+    // gives back an answer it kept from an earlier route (a 529 there, then a refused connection here).
+    const provider = f.route !== null ? f.provider : this.provider;
+    const route = f.route ?? this.route;
     if (provider !== null) span.setAttribute(ATTR.provider, provider);
     if (route !== null) span.setAttribute(ATTR.route, route);
     if (f.requestModel !== null) span.setAttribute(ATTR.requestModel, f.requestModel);
