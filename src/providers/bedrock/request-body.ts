@@ -1,6 +1,7 @@
 // A Messages body restated for Bedrock's InvokeModel: the model goes in the URL and streaming is
-// chosen by the path, so `model` and `stream` leave the body; the API version Bedrock wants goes in
-// unless the client set one, and the client's `anthropic-beta` header values become `anthropic_beta`.
+// chosen by the path, so `model` and `stream` leave the body; the API version Bedrock wants (or the
+// route's own) goes in, replacing one a client may have written (the Messages API takes its version as
+// a header), and the client's `anthropic-beta` header values become `anthropic_beta`.
 // Everything else stays byte for byte as the client wrote it (lib/json/edit-members.ts).
 import { editMembers } from '../../lib/json/edit-members.js';
 
@@ -19,7 +20,7 @@ export function betaValues(header: string | readonly string[] | undefined): stri
  * `anthropic-beta` values (betaValues()); none leaves `anthropic_beta` out.
  */
 export function toBedrockBody(body: Buffer, betas: readonly string[], version: string = BEDROCK_ANTHROPIC_VERSION): Buffer {
-  const added: Array<readonly [string, unknown]> = [['anthropic_version', version]];
-  if (betas.length > 0) added.push(['anthropic_beta', betas]);
-  return editMembers(body, { remove: ['model', 'stream'], addIfAbsent: added });
+  const set: Array<readonly [string, unknown]> = [['anthropic_version', version]];
+  if (betas.length > 0) set.push(['anthropic_beta', betas]);
+  return editMembers(body, { remove: ['model', 'stream'], set });
 }

@@ -18,7 +18,8 @@ const CASES: Array<[string, string, string[], string]> = [
     ['context-1m-2025-08-07', 'interleaved-thinking-2025-05-14'],
     '{"max_tokens":1,"messages":[],"anthropic_version":"bedrock-2023-05-31","anthropic_beta":["context-1m-2025-08-07","interleaved-thinking-2025-05-14"]}',
   ],
-  ['a version the client set stays', '{"anthropic_version":"bedrock-2023-05-31","model":"m","max_tokens":1}', [], '{"anthropic_version":"bedrock-2023-05-31","max_tokens":1}'],
+  ['a version the client wrote is the route\'s', '{"anthropic_version":"2023-06-01","model":"m","max_tokens":1}', [], '{"anthropic_version":"bedrock-2023-05-31","max_tokens":1}'],
+  ['betas from the header replace any in the body', '{"anthropic_beta":["old"],"max_tokens":1}', ['new-beta'], '{"anthropic_beta":["new-beta"],"max_tokens":1,"anthropic_version":"bedrock-2023-05-31"}'],
   [
     'everything else exactly as it came: spacing, number spellings, escapes, member order',
     '{ "max_tokens" : 1e2, "model":"m",\n "temperature": 0.50, "system": "\\u00e9t\\u00e9", "metadata": {"model": "inner"} }',

@@ -1,4 +1,4 @@
-// A Messages body as Vertex AI's: model out, the version in unless set, the rest (stream included) byte for byte.
+// A Messages body as Vertex AI's: model out, the route's version in, the rest (stream included) byte for byte.
 import t from 'tap';
 import { toVertexBody, VERTEX_ANTHROPIC_VERSION } from '../../../../src/providers/vertex/request-body.js';
 
@@ -9,8 +9,10 @@ t.test('model leaves, the version comes, stream stays', async (t) => {
   t.equal(VERTEX_ANTHROPIC_VERSION, 'vertex-2023-10-16');
 });
 
-t.test('a version the client or the route set is kept; the rest byte for byte', async (t) => {
+t.test('the route\'s version replaces one the client wrote; the rest byte for byte', async (t) => {
   t.equal(body('{"anthropic_version":"vertex-2023-10-16","model":"m"}'), '{"anthropic_version":"vertex-2023-10-16"}');
+  t.equal(body('{"anthropic_version":"2023-06-01","model":"m"}'), '{"anthropic_version":"vertex-2023-10-16"}');
+  t.equal(body('{"anthropic_version":"2023-06-01","model":"m"}', 'vertex-2099-01-01'), '{"anthropic_version":"vertex-2099-01-01"}');
   t.equal(body('{"model":"m"}', 'vertex-2099-01-01'), '{"anthropic_version":"vertex-2099-01-01"}');
   t.equal(body('{\n "max_tokens": 1E1,\n "model": "m",\n "system": "\\u00e9"\n}'), '{\n "max_tokens": 1E1,\n "system": "\\u00e9","anthropic_version":"vertex-2023-10-16"\n}');
 });
