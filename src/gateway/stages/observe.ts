@@ -13,7 +13,7 @@ export function observeStage(rt: Runtime): Stage {
     const surface = ctx.route.surface;
     metrics.requestStarted(surface);
     // A model request is a span (the client's trace continued); the others are not traced.
-    if (tracing.enabled && (surface === 'messages' || surface === 'chat')) {
+    if (tracing.enabled && isModelSurface(surface)) {
       ctx.trace = tracing.startRequest(ctx.req.headers, ctx.startedAt);
     }
     try {

@@ -183,6 +183,36 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
   });
 }
 
+t.test('the Responses surface, whole and streamed: its surface and max_output_tokens on the server span', async (t) => {
+  const r = await rig(t, 'http/protobuf');
+  for (const stream of [false, true]) {
+    const ctx = clientContext();
+    const body = JSON.stringify({ model: MODEL, max_output_tokens: 36, temperature: 0.5, stream, input: `say hello prompt-nonce-${randomBytes(6).toString('hex')}` });
+    const res = await call(`${r.h.url}/gateway/openai/v1/responses`, { body, headers: bearer(r.key, { traceparent: ctx.traceparent }) });
+    t.equal(res.status, 200, res.text);
+    const { server, clients } = await spansOf(r.receiver, ctx.traceId);
+    t.equal(server.name, `chat ${MODEL}`);
+    t.match(server.attributes, {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'anthropic',
+      'gen_ai.request.model': MODEL,
+      'gen_ai.request.max_tokens': 36,
+      'gen_ai.request.temperature': 0.5,
+      'http.response.status_code': 200,
+      'model_gateway.surface': 'responses',
+      'model_gateway.route': 'anthropic',
+      'model_gateway.key_id': r.keyId,
+    }, `stream=${stream}: the server span's attributes`);
+    t.ok(Number(server.attributes['gen_ai.usage.output_tokens']) > 0, `stream=${stream}: output tokens counted`);
+    t.equal(server.parentSpanId, ctx.spanId, 'the client\'s trace continued');
+    t.same(server.events.map((e) => e.name), stream ? ['gen_ai.first_token'] : []);
+    t.equal(clients.length, 1);
+    t.same(clients[0].attributes, ATTEMPT_OK);
+    t.equal(upstreamTraceparent(r.h), `00-${ctx.traceId}-${clients[0].spanId}-01`, 'the provider received the attempt\'s context');
+  }
+  assertNothingSecret(t, r);
+});
+
 t.test('a 529 then a success: two attempt spans under one server span', async (t) => {
   const r = await rig(t, 'http/protobuf', { GATEWAY_RETRY_ATTEMPTS: '2', GATEWAY_RETRY_BASE_DELAY_MS: '0', GATEWAY_RETRY_MAX_DELAY_MS: '0' });
   r.h.simulator.injectFault({ kind: 'status', status: 529, errorType: 'overloaded_error' });
