@@ -155,19 +155,21 @@ t.test('translation warnings are counted by kind', async (t) => {
   t.ok(metrics.calls.includes('translationWarning("n_reduced")'));
 });
 
-t.test('tracing on: a span for messages and chat requests, ended with what the request was; none for others', async (t) => {
-  for (const surface of ['messages', 'chat'] as const) {
-    const { server, metrics, tracing } = await observed(t, { surface, errorFormat: surface }, true);
+t.test('tracing on: a span for every model request (messages, chat, responses), ended with what the request was; none for others', async (t) => {
+  const asked = { messages: { max_tokens: 40 }, chat: { max_completion_tokens: 50, temperature: 0.5 }, responses: { max_output_tokens: 30 } };
+  const maxTokens = { messages: 40, chat: 50, responses: 30 };
+  for (const surface of ['messages', 'chat', 'responses'] as const) {
+    const { server, metrics, tracing } = await observed(t, { surface, errorFormat: surface === 'messages' ? 'messages' : 'chat' }, true);
     const { ctx } = await server.ask({ headers: { traceparent: 'parent-1' } }, undefined, answering(200, (ctx) => {
-      ctx.json = surface === 'chat' ? { max_completion_tokens: 50, temperature: 0.5 } : { max_tokens: 40 };
+      ctx.json = asked[surface];
       ctx.answer = { id: 'msg_1', model: 'claude-opus-4-7-20260416', finishReason: 'end_turn' };
     }));
     t.equal(ctx.trace, tracing.trace, `${surface}: the span is on the context for the later stages`);
     t.same(tracing.started, ['parent-1'], `${surface}: the client's trace context continued`);
-    t.match(tracing.ended, [{ surface, requestModel: opus.id, responseModel: 'claude-opus-4-7-20260416', responseId: 'msg_1', finishReason: 'end_turn', maxTokens: surface === 'chat' ? 50 : 40, temperature: surface === 'chat' ? 0.5 : null, usage: USAGE, status: 200, errorType: null, customer: 'acme', keyId: 'key-1', route: null }], surface);
+    t.match(tracing.ended, [{ surface, requestModel: opus.id, responseModel: 'claude-opus-4-7-20260416', responseId: 'msg_1', finishReason: 'end_turn', maxTokens: maxTokens[surface], temperature: surface === 'chat' ? 0.5 : null, usage: USAGE, status: 200, errorType: null, customer: 'acme', keyId: 'key-1', route: null }], surface);
     t.match(finishedOf(metrics), [{ traceId: 'a'.repeat(32) }], `${surface}: the trace id for exemplars`);
   }
-  for (const surface of ['responses', 'models'] as const) {
+  for (const surface of ['models', 'other'] as const) {
     const { server, tracing } = await observed(t, { surface }, true);
     await server.ask({}, undefined, answering(200));
     t.same([tracing.started, tracing.ended], [[], []], `${surface}: not traced (docs/tracing.md)`);
