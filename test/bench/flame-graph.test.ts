@@ -121,11 +121,12 @@ t.test('a real profile from node --cpu-prof, drawn and opened in Chromium', asyn
   const dir = mkdtempSync(join(tmpdir(), 'mgw-flame-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const script = join(dir, 'busy.mjs');
-  // 1.5 s of spinning, so that start-up stays a small share of the profile on a loaded machine.
+  // A fixed amount of spinning (about 1.3 s of CPU here), not a time: spinning for 1.5 s of wall time
+  // gave the loop less CPU on a loaded machine while start-up kept its share (40 % of the graph once).
   writeFileSync(
     script,
     `function spinTheWheel(n) { let x = 0; for (let i = 0; i < n; i++) x = (x * 31 + i) % 1000003; return x; }
-     const until = Date.now() + 1500; let sum = 0; while (Date.now() < until) sum += spinTheWheel(1e5);
+     let sum = 0; for (let k = 0; k < 3000; k++) sum += spinTheWheel(1e5);
      if (sum < 0) console.log(sum);\n`,
   );
   await run(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, script]);
