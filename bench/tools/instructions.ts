@@ -31,8 +31,11 @@ export interface InstructionOptions {
   warmup: number;
   requests: number;
   connections: number;
-  /** Gateway settings over the bench's (e.g. DATABASE_URL=postgres://... to count a store). */
-  gatewayEnv?: Record<string, string>;
+  /**
+   * Gateway settings over the bench's (e.g. DATABASE_URL=postgres://... to count a store), or made from
+   * the URL of the simulator the count starts (a models file whose routes point at it).
+   */
+  gatewayEnv?: Record<string, string> | ((upstreamUrl: string) => Record<string, string>);
   /** Where to copy the main thread's callgrind dump (null: not kept). */
   keep?: string | null;
 }
@@ -51,7 +54,7 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
   const dir = mkdtempSync(join(tmpdir(), 'mgw-instructions-'));
   const simulator = await startChild('simulator', { args: { apiKey: UPSTREAM_KEY, replyTokens: 200 } });
   const main = join(resolve(opts.build), 'dist/src/main.js');
-  const env = { ...process.env, ...gatewayEnv(simulator.url, dir, { logLevel: 'info', gatewayEnv: opts.gatewayEnv ?? {}, profileDir: null }), PORT: '0' };
+  const env = { ...process.env, ...gatewayEnv(simulator.url, dir, { logLevel: 'info', gatewayEnv: typeof opts.gatewayEnv === 'function' ? opts.gatewayEnv(simulator.url) : (opts.gatewayEnv ?? {}), profileDir: null }), PORT: '0' };
   try {
     const created = await run(process.execPath, [main, 'keys', 'create', '--customer', 'bench', '--name', 'instructions'], { env });
     const key = created.stdout.trim();

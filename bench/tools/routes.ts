@@ -27,7 +27,7 @@ import { ROUTED_MODEL, runCacheShare, runCapacity, type CacheResult, type Capaci
 import { AB_FLAGS, abRunOptions } from './ab-flags.js';
 
 /** A models file putting `routes` providers, all on `upstream`, behind the routed model. */
-function routesFile(dir: string, name: string, routes: number, upstream: string): string {
+export function routesFile(dir: string, name: string, routes: number, upstream: string): string {
   const providers = Array.from({ length: routes }, (_, i) => ({ id: `route-${i + 1}`, type: 'anthropic', baseUrl: upstream, apiKeyEnv: 'BENCH_ROUTES_KEY' }));
   const file = join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify({ providers, models: [{ id: ROUTED_MODEL, routes: providers.map((p, i) => ({ provider: p.id, weight: i + 1 })) }] }));

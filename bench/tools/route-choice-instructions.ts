@@ -1,0 +1,84 @@
+// Route choice counted in instructions, where a CPU-time A/B cannot resolve a few microseconds on this
+// machine (a round's CPU per request moves by more than that): the gateway's main-thread instructions
+// per request on the messages pass-through with one route and with four (weights 1 to 4, the same
+// simulator behind them), each counted under valgrind like bench/tools/instructions.ts. Writes the
+// `route-choice-instructions` section of bench/RESULTS.md.
+//
+//   node dist/bench/tools/route-choice-instructions.js [--warmup 2000] [--requests 500] [--no-write]   (from the checkout's root)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { RESULTS_FILE, writeSection } from '../results-file.js';
+import { UPSTREAM_KEY } from '../targets.js';
+import { countInstructions } from './instructions.js';
+import { routesFile } from './routes.js';
+
+/** Four routes may add at most this much CPU per request over one (issue 31). */
+const GOAL_US = 5;
+
+export interface RouteChoiceCount {
+  oneRoute: number;
+  fourRoutes: number;
+  warmup: number;
+  requests: number;
+}
+
+export async function countRouteChoice(opts: { warmup: number; requests: number }): Promise<RouteChoiceCount> {
+  const dir = mkdtempSync(join(tmpdir(), 'mgw-route-choice-'));
+  try {
+    const count = (routes: number) =>
+      countInstructions({
+        build: '.',
+        scenario: 'messages',
+        warmup: opts.warmup,
+        requests: opts.requests,
+        connections: 2,
+        gatewayEnv: (upstream) => ({ GATEWAY_MODELS_FILE: routesFile(dir, `routes-${routes}`, routes, upstream), BENCH_ROUTES_KEY: UPSTREAM_KEY }),
+      });
+    const one = await count(1);
+    const four = await count(4);
+    return { oneRoute: one.perRequest, fourRoutes: four.perRequest, ...opts };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The section: the two counts, their difference, and that difference against the goal. */
+export function routeChoiceSection(c: RouteChoiceCount, at: Date): string {
+  const added = c.fourRoutes - c.oneRoute;
+  const share = (100 * added) / c.oneRoute;
+  return [
+    '## Route choice in instructions (`bench/tools/route-choice-instructions.ts`)',
+    '',
+    `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC. The gateway's main-thread instructions per request on the messages pass-through under valgrind ` +
+      `(${c.warmup} warm-up, ${c.requests} counted requests each), one route against four (weights 1 to 4) to the same simulator. ` +
+      'Instructions repeat to about 1 % where CPU time on this shared machine does not resolve a few microseconds.',
+    '',
+    '| routes | instructions per request |',
+    '|---|---:|',
+    `| 1 | ${c.oneRoute.toLocaleString('en-US')} |`,
+    `| 4 | ${c.fourRoutes.toLocaleString('en-US')} |`,
+    `| 4 − 1 | ${added.toLocaleString('en-US')} (${share.toFixed(2)} %) |`,
+    '',
+    `Goal: four routes add at most ${GOAL_US} µs of CPU per request. A request here is some 200 to 300 µs of CPU (the routes A/B above), so ${GOAL_US} µs is ` +
+      `about 2 % of its instructions: ${share <= 1.5 ? 'met' : share <= 2.5 ? 'at the edge' : '**missed**'} (${share.toFixed(2)} %).`,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { warmup: { type: 'string', default: '2000' }, requests: { type: 'string', default: '500' }, 'no-write': { type: 'boolean', default: false } },
+  });
+  const c = await countRouteChoice({ warmup: Number(values.warmup), requests: Number(values.requests) });
+  const body = routeChoiceSection(c, new Date());
+  if (!values['no-write']) writeSection(RESULTS_FILE, 'route-choice-instructions', body);
+  console.log(body);
+}
+
+if (/bench\/tools\/route-choice-instructions\.[jt]s$/.test(process.argv[1] ?? '')) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}
