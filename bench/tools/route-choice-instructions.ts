@@ -4,7 +4,7 @@
 // simulator behind them), each counted under valgrind like bench/tools/instructions.ts. Writes the
 // `route-choice-instructions` section of bench/RESULTS.md.
 //
-//   node dist/bench/tools/route-choice-instructions.js [--warmup 2000] [--requests 500] [--no-write]   (from the checkout's root)
+//   node dist/bench/tools/route-choice-instructions.js [--warmup 10000] [--requests 1000] [--repeat 2] [--no-write]   (from the checkout's root)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,13 +18,20 @@ import { routesFile } from './routes.js';
 const GOAL_US = 5;
 
 export interface RouteChoiceCount {
+  /** The median of the counts of each. */
   oneRoute: number;
   fourRoutes: number;
+  /** Every count, in the order taken (one route, four routes, one route, ...). */
+  oneRoutes?: number[];
+  fourRoutesEach?: number[];
   warmup: number;
   requests: number;
 }
 
-export async function countRouteChoice(opts: { warmup: number; requests: number }): Promise<RouteChoiceCount> {
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** `repeat` counts of each, interleaved (1, 4, 1, 4, ...) so a drift of the host falls on both. */
+export async function countRouteChoice(opts: { warmup: number; requests: number; repeat: number }): Promise<RouteChoiceCount> {
   const dir = mkdtempSync(join(tmpdir(), 'mgw-route-choice-'));
   try {
     const count = (routes: number) =>
@@ -36,9 +43,13 @@ export async function countRouteChoice(opts: { warmup: number; requests: number 
         connections: 2,
         gatewayEnv: (upstream) => ({ GATEWAY_MODELS_FILE: routesFile(dir, `routes-${routes}`, routes, upstream), BENCH_ROUTES_KEY: UPSTREAM_KEY }),
       });
-    const one = await count(1);
-    const four = await count(4);
-    return { oneRoute: one.perRequest, fourRoutes: four.perRequest, ...opts };
+    const oneRoutes: number[] = [];
+    const fourRoutesEach: number[] = [];
+    for (let i = 0; i < opts.repeat; i++) {
+      oneRoutes.push((await count(1)).perRequest);
+      fourRoutesEach.push((await count(4)).perRequest);
+    }
+    return { oneRoute: median(oneRoutes), fourRoutes: median(fourRoutesEach), oneRoutes, fourRoutesEach, warmup: opts.warmup, requests: opts.requests };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -55,11 +66,11 @@ export function routeChoiceSection(c: RouteChoiceCount, at: Date): string {
       `(${c.warmup} warm-up, ${c.requests} counted requests each), one route against four (weights 1 to 4) to the same simulator. ` +
       'Instructions repeat to about 1 % where CPU time on this shared machine does not resolve a few microseconds.',
     '',
-    '| routes | instructions per request |',
-    '|---|---:|',
-    `| 1 | ${c.oneRoute.toLocaleString('en-US')} |`,
-    `| 4 | ${c.fourRoutes.toLocaleString('en-US')} |`,
-    `| 4 − 1 | ${added.toLocaleString('en-US')} (${share.toFixed(2)} %) |`,
+    '| routes | instructions per request (median) | each count |',
+    '|---|---:|---|',
+    `| 1 | ${c.oneRoute.toLocaleString('en-US')} | ${(c.oneRoutes ?? [c.oneRoute]).map((n) => n.toLocaleString('en-US')).join(', ')} |`,
+    `| 4 | ${c.fourRoutes.toLocaleString('en-US')} | ${(c.fourRoutesEach ?? [c.fourRoutes]).map((n) => n.toLocaleString('en-US')).join(', ')} |`,
+    `| 4 − 1 | ${added.toLocaleString('en-US')} (${share.toFixed(2)} %) | |`,
     '',
     `Goal: four routes add at most ${GOAL_US} µs of CPU per request. A request here is some 200 to 300 µs of CPU (the routes A/B above), so ${GOAL_US} µs is ` +
       `about 2 % of its instructions: ${share <= 1.5 ? 'met' : share <= 2.5 ? 'at the edge' : '**missed**'} (${share.toFixed(2)} %).`,
@@ -68,9 +79,14 @@ export function routeChoiceSection(c: RouteChoiceCount, at: Date): string {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { warmup: { type: 'string', default: '2000' }, requests: { type: 'string', default: '500' }, 'no-write': { type: 'boolean', default: false } },
+    options: {
+      warmup: { type: 'string', default: '10000' },
+      requests: { type: 'string', default: '1000' },
+      repeat: { type: 'string', default: '2' },
+      'no-write': { type: 'boolean', default: false },
+    },
   });
-  const c = await countRouteChoice({ warmup: Number(values.warmup), requests: Number(values.requests) });
+  const c = await countRouteChoice({ warmup: Number(values.warmup), requests: Number(values.requests), repeat: Number(values.repeat) });
   const body = routeChoiceSection(c, new Date());
   if (!values['no-write']) writeSection(RESULTS_FILE, 'route-choice-instructions', body);
   console.log(body);
