@@ -37,6 +37,13 @@ export interface UnsharedSpend {
   readonly customerId: string;
   readonly name: string;
   readonly nanoUsd: number;
+  /**
+   * All this counter has here (its seed, then every reservation and settle): what a shared ledger that no
+   * longer has, or never had, the counter starts it from, since the usage store lacks the holds in flight.
+   */
+  readonly spent: number;
+  /** When the shared counter may expire (epoch ms; null: never), as a reservation sets it. */
+  readonly expireAt: number | null;
 }
 
 /** Shared-spend floors remembered (noteShared); past it the memory starts over. */
@@ -62,12 +69,22 @@ export class MemoryBudgetLedger implements BudgetLedger {
     this.now = options.now ?? Date.now;
   }
 
-  reserve(charges: readonly BudgetCharge[], nanoUsd: number, baseNanoUsd: number = nanoUsd): BudgetDecision | Promise<BudgetDecision> {
+  /**
+   * `inFlightElsewhere`: holds of this instance on a counter that another ledger took (the Redis one, for
+   * FallbackBudgetLedger): they count as in flight here too, so that nothing is admitted alone beside them.
+   */
+  reserve(charges: readonly BudgetCharge[], nanoUsd: number, baseNanoUsd: number = nanoUsd, inFlightElsewhere: (name: string) => number = () => 0): BudgetDecision | Promise<BudgetDecision> {
     if (++this.reservations % SWEEP_EVERY === 0) this.sweep();
     const names = charges.map(counterName);
-    if (names.every((n) => this.counters.has(n))) return this.decide(charges, names, nanoUsd, baseNanoUsd);
+    const decide = () => this.decide(charges, names, nanoUsd, baseNanoUsd, inFlightElsewhere);
+    if (names.every((n) => this.counters.has(n))) return decide();
     // Seeded first, then decided in one synchronous step: parallel requests never read the same room twice.
-    return Promise.all(charges.map((c, i) => this.seeded(c, names[i]))).then(() => this.decide(charges, names, nanoUsd, baseNanoUsd));
+    return Promise.all(charges.map((c, i) => this.seeded(c, names[i]))).then(decide);
+  }
+
+  /** Holds taken here on a counter and not settled yet. */
+  inFlight(name: string): number {
+    return this.counters.get(name)?.inFlight ?? 0;
   }
 
   settle(hold: BudgetHold, nanoUsd: number): void {
@@ -93,7 +110,7 @@ export class MemoryBudgetLedger implements BudgetLedger {
       const nanoUsd = c.spent - c.shared;
       if (nanoUsd === 0) continue;
       c.shared = c.spent;
-      out.push({ customerId: c.customerId, name, nanoUsd });
+      out.push({ customerId: c.customerId, name, nanoUsd, spent: c.spent, expireAt: c.dropAfter });
     }
     return out;
   }
@@ -133,12 +150,13 @@ export class MemoryBudgetLedger implements BudgetLedger {
     for (const [name, c] of this.counters) if (c.dropAfter !== null && c.dropAfter < now) this.counters.delete(name);
   }
 
-  private decide(charges: readonly BudgetCharge[], names: readonly string[], cost: number, base: number): BudgetDecision {
+  private decide(charges: readonly BudgetCharge[], names: readonly string[], cost: number, base: number, inFlightElsewhere: (name: string) => number): BudgetDecision {
     const counters = names.map((n, i) => this.counters.get(n) ?? this.create(n, charges[i], 0));
     const spentBefore = counters.map((c) => c.spent);
     const n = Math.max(1, Math.floor(this.share()));
     const limits = counters.map((c, i) => limitOf(charges[i].budget.amountNanoUsd, c.seed, n));
-    const refusedBy = firstRefusal(charges, spentBefore, cost, limits, counters.map((c) => c.inFlight), base);
+    const inFlight = counters.map((c, i) => c.inFlight + inFlightElsewhere(names[i]));
+    const refusedBy = firstRefusal(charges, spentBefore, cost, limits, inFlight, base);
     if (refusedBy >= 0) return { allowed: false, refusedBy, spentBefore };
     for (const c of counters) {
       c.spent += cost;

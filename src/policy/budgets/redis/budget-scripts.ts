@@ -61,16 +61,34 @@ return out
 `);
 
 /**
- * KEYS: the counters a reservation was made in, then their in-flight sets (none for a hand-over).
- * ARGV[1]: real cost minus reserved (may be negative); ARGV[2]: the hold id ('' for a hand-over).
+ * KEYS: the counters a reservation was made in, then their in-flight sets.
+ * ARGV[1]: real cost minus reserved (may be negative); ARGV[2]: the hold id.
  * A counter gone (flushed, expired) is left alone: it is seeded again from the usage store, which has the row.
  */
 export const BUDGET_SETTLE_SCRIPT: LuaScript = luaScript(`
-local n = #KEYS
-if ARGV[2] ~= '' then n = #KEYS / 2 end
+local n = #KEYS / 2
 for i = 1, n do
   if ARGV[1] ~= '0' and redis.call('EXISTS', KEYS[i]) == 1 then redis.call('INCRBY', KEYS[i], ARGV[1]) end
-  if ARGV[2] ~= '' then redis.call('ZREM', KEYS[n + i], ARGV[2]) end
+  redis.call('ZREM', KEYS[n + i], ARGV[2])
 end
+return 1
+`);
+
+/**
+ * The hand-over of what one instance counted while Redis did not answer (fallback-budget-ledger.ts).
+ * KEYS[1]: the counter. ARGV[1]: its growth there since the last hand-over; ARGV[2]: all the instance
+ * counted there (its seed included); ARGV[3]: expireAtMs ('' = never).
+ * A counter Redis has gets the growth. One it does not have (first used during the outage, or flushed)
+ * starts from the instance's whole count: seeded from the usage store instead, it would miss the holds
+ * still in flight and the rows still in write buffers, and the fleet would spend them again. Spend of
+ * other instances that both include is then counted twice: the error is on the side of refusing early.
+ */
+export const BUDGET_HAND_OVER_SCRIPT: LuaScript = luaScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  if ARGV[1] ~= '0' then redis.call('INCRBY', KEYS[1], ARGV[1]) end
+  return 1
+end
+redis.call('SET', KEYS[1], ARGV[2])
+if ARGV[3] ~= '' then redis.call('PEXPIREAT', KEYS[1], ARGV[3]) end
 return 1
 `);

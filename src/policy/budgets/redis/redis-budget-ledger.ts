@@ -7,7 +7,8 @@ import { assertPrefix } from '../../../stores/redis/keys.js';
 import type { ScriptRunner } from '../../../stores/redis/lua-script.js';
 import { KEEP_AFTER_PERIOD_MS } from '../budget-period.js';
 import { counterName, type BudgetCharge, type BudgetDecision, type BudgetHold, type BudgetLedger, type SeedSpend } from '../budget-ledger.js';
-import { BUDGET_RESERVE_SCRIPT, BUDGET_SETTLE_SCRIPT } from './budget-scripts.js';
+import type { UnsharedSpend } from '../memory-budget-ledger.js';
+import { BUDGET_HAND_OVER_SCRIPT, BUDGET_RESERVE_SCRIPT, BUDGET_SETTLE_SCRIPT } from './budget-scripts.js';
 
 export class RedisBudgetHold implements BudgetHold {
   constructor(
@@ -66,11 +67,12 @@ export class RedisBudgetLedger implements BudgetLedger {
   }
 
   /**
-   * Adds spend counted elsewhere (an instance's own counters while Redis did not answer) to a counter. A
-   * counter missing here is left alone, as a settle leaves it: its seed from the usage store has the rows.
+   * Adds spend counted elsewhere (an instance's own counters while Redis did not answer) to a counter; a
+   * counter missing here starts from all that instance counted (BUDGET_HAND_OVER_SCRIPT says why).
    */
-  async addSpent(customerId: string, name: string, nanoUsd: number): Promise<void> {
-    await this.redis.evalScript(BUDGET_SETTLE_SCRIPT, [counterKey(this.prefix, customerId, name)], [String(nanoUsd), '']);
+  async addSpent(spend: UnsharedSpend): Promise<void> {
+    const expireAt = spend.expireAt === null ? '' : String(spend.expireAt);
+    await this.redis.evalScript(BUDGET_HAND_OVER_SCRIPT, [counterKey(this.prefix, spend.customerId, spend.name)], [String(spend.nanoUsd), String(spend.spent), expireAt]);
   }
 
   private async run(keys: string[], charges: readonly BudgetCharge[], hold: { id: string; nanoUsd: number; baseNanoUsd: number }, seeds: number[] | null): Promise<string[]> {

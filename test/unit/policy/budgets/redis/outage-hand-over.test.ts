@@ -125,3 +125,17 @@ t.test('a second outage decides from what the fleet spent since the first, not f
   t.same([refused.allowed, refused.spentBefore[0]], [false, spentThen * DOLLAR], `seeded afresh from the store's $8: $${spentThen} spent, no room for more than what is left`);
   t.same(events, ['fallback', 'resumed', 'fallback'], 'each outage logged once');
 });
+
+t.test('spend counted here before Redis had the counter (its first use fell in a cut) is handed over, not dropped', async (t) => {
+  const { ledger, counter, cut, restore, reserve } = await setup(t);
+  // The store has no row of these requests yet: they are still in flight.
+  const holds = await cut(reserve, 1);
+  const here = holds.length;
+  await restore();
+  const next = await reserve(0.25);
+  t.equal(next.spentBefore[0], here * DOLLAR, `the next decision in Redis counts the $${here} held here`);
+  t.equal(await counter(), (here + 0.25) * DOLLAR, 'and Redis holds it');
+  for (const h of holds) void ledger.settle(h.hold, 0.5 * DOLLAR);
+  await ledger.flush();
+  t.equal(await counter(), (here * 0.5 + 0.25) * DOLLAR, 'their settles reach it too');
+});
