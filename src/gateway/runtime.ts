@@ -15,6 +15,7 @@ import type { Router } from '../policy/routing/router.js';
 import type { RouteTable } from '../policy/routing/route-table.js';
 import type { Translators } from '../dialects/translators/registry.js';
 import type { BudgetLedger } from '../policy/budgets/budget-ledger.js';
+import type { ReservationPrices } from '../policy/budgets/reservation-prices.js';
 import type { Stores } from '../stores/stores.js';
 import type { Provider } from '../providers/provider.js';
 import type { TranslatePool } from './offload/pool.js';
@@ -48,6 +49,8 @@ export interface Runtime {
   readonly limiter: RateLimiter;
   /** Spend so far per budget and period: Redis's counters (fleet-wide) or this process's. */
   readonly budgets: BudgetLedger;
+  /** Per catalogue model, the prices a budget reserves at: the dearest of its routes and fallbacks'. */
+  readonly reservationPrices: ReservationPrices;
   /** The wall clock that decides a budget's period (Date.now; tests stand at a month's end with it). */
   readonly wallClock: () => number;
   /** Failed authentications per client address; null when GATEWAY_AUTH_FAILURES_PER_MINUTE is 0. */

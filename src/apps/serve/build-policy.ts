@@ -10,6 +10,7 @@ import { errorMessage } from '../../lib/error-message.js';
 import type { GatewayMetrics } from '../../observability/metrics.js';
 import type { BudgetLedger } from '../../policy/budgets/budget-ledger.js';
 import { seedFromUsage } from '../../policy/budgets/budget-seed.js';
+import { ReservationPrices } from '../../policy/budgets/reservation-prices.js';
 import { MemoryBudgetLedger } from '../../policy/budgets/memory-budget-ledger.js';
 import { FallbackBudgetLedger } from '../../policy/budgets/redis/fallback-budget-ledger.js';
 import { RedisBudgetLedger } from '../../policy/budgets/redis/redis-budget-ledger.js';
@@ -50,6 +51,8 @@ export interface BuiltPolicy {
   limiter: RateLimiter;
   authThrottle: AuthThrottle | null;
   budgets: BudgetLedger;
+  /** The prices each catalogue model's requests reserve at under a budget, from its routes and fallbacks. */
+  reservationPrices: ReservationPrices;
 }
 
 export async function buildPolicy(config: GatewayConfig, inputs: PolicyInputs): Promise<BuiltPolicy> {
@@ -94,7 +97,8 @@ export async function buildPolicy(config: GatewayConfig, inputs: PolicyInputs): 
     });
   }
   const budgets = budgetLedger(stores, shared, logger);
-  return { routes, router, shared, fleetCoolDowns, limiter, authThrottle, budgets };
+  const reservationPrices = new ReservationPrices(catalogue, routes);
+  return { routes, router, shared, fleetCoolDowns, limiter, authThrottle, budgets, reservationPrices };
 }
 
 /** Route cool-downs learned by any instance of the fleet apply here too, read from Redis a few times a second. */

@@ -59,7 +59,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
   );
   const { metrics, tracing } = await buildMetricsAndTracing(config, catalogue, clusterWorker, logger);
   reportStoreUp = observeStores(metrics, stores, usage);
-  const { routes, router, shared, fleetCoolDowns, limiter, authThrottle, budgets } = await buildPolicy(config, {
+  const { routes, router, shared, fleetCoolDowns, limiter, authThrottle, budgets, reservationPrices } = await buildPolicy(config, {
     providers,
     catalogue,
     modelsFile,
@@ -94,6 +94,7 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
     router,
     limiter,
     budgets,
+    reservationPrices,
     wallClock: overrides.wallClock ?? Date.now,
     authThrottle,
     fleetStore: shared?.store ?? null,

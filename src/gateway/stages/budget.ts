@@ -26,7 +26,7 @@ const MAX_WARNED = 10_000;
 const LEDGER_ERROR_LOG_MS = 60_000;
 
 export function budgetStage(rt: Runtime): Stage {
-  const { budgets, metrics, logger, wallClock: now } = rt;
+  const { budgets, reservationPrices, metrics, logger, wallClock: now } = rt;
   const warned = new Set<string>();
   let ledgerErrorLoggedAt = -Infinity;
 
@@ -42,9 +42,13 @@ export function budgetStage(rt: Runtime): Stage {
   async function budgeted(ctx: RequestContext, next: Next, principal: Principal, surface: ModelSurface, model: CatalogModel): Promise<void> {
     const at = now();
     const charges = budgetCharges(principal, at);
-    if (model.prices === null) refuseOrFlagUnpriced(ctx, principal, charges, model);
-    // Counting tokens costs nothing: it reserves nothing, so only a budget already past its amount refuses it.
-    const { hold: reserve, base } = ctx.route.countsTokens === true ? NOTHING : reservedCost(parsedBody(ctx), surface, model, ctx.body?.length ?? 0);
+    // Counting tokens costs nothing: it reserves nothing, so only a budget already past its amount
+    // refuses it (and it never falls back: the model's own price decides whether it is priced).
+    const countsTokens = ctx.route.countsTokens === true;
+    // The dearest way the request may be served (a dearer route, a fallback), worked out at start.
+    const prices = countsTokens ? model.prices : reservationPrices.pricesFor(model, principal);
+    if (prices === null) refuseOrFlagUnpriced(ctx, principal, charges, model);
+    const { hold: reserve, base } = countsTokens ? NOTHING : reservedCost(parsedBody(ctx), surface, model, prices, ctx.body?.length ?? 0);
     let decision: BudgetDecision;
     try {
       const pending = budgets.reserve(charges, reserve, base);
@@ -91,8 +95,9 @@ export function budgetStage(rt: Runtime): Stage {
 
   /**
    * A model without a price costs 0, so no budget could stop it (finding N1): a hard budget refuses it
-   * before anything is reserved, a soft one lets it through flagged. The operator's `unpricedModels`
-   * price gives such models a price, and this never runs.
+   * before anything is reserved, a soft one lets it through flagged. So is a model one of whose ways
+   * (a route, a fallback) has no price. The operator's `unpricedModels` price gives such models a
+   * price, and this never runs.
    */
   function refuseOrFlagUnpriced(ctx: RequestContext, principal: Principal, charges: readonly BudgetCharge[], model: CatalogModel): void {
     const hard = charges.find((c) => c.budget.mode === 'hard');

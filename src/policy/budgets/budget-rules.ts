@@ -7,6 +7,7 @@ import { periodAt } from './budget-period.js';
 import type { BudgetCharge } from './budget-ledger.js';
 import type { Budget } from '../../keys/budget.js';
 import { formatUsd } from '../../metering/cost.js';
+import type { ModelPrices } from '../../metering/prices.js';
 
 /** Roughly four bytes of request body per input token (English text and JSON both come near it). */
 export const BODY_BYTES_PER_INPUT_TOKEN = 4;
@@ -38,11 +39,11 @@ export interface Reservation {
 /**
  * The most a request may cost, reserved before it goes upstream: its output budget (max_tokens, as the
  * token limits reserve it) at the output price, plus its input estimated conservatively (inputEstimate)
- * at the input price; `hold` cushions that input INPUT_CUSHION times. A model without a price reserves 0
- * (the budget stage refuses it under a hard budget before this, docs/spend.md).
+ * at the input price; `hold` cushions that input INPUT_CUSHION times. `prices` are the dearest of the
+ * ways the model may be served (reservation-prices.ts); without them it reserves 0 (the budget stage
+ * refuses such a model under a hard budget before this, docs/spend.md).
  */
-export function reservedCost(body: Record<string, unknown>, surface: ModelSurface, model: CatalogModel, bodyBytes: number): Reservation {
-  const prices = model.prices;
+export function reservedCost(body: Record<string, unknown>, surface: ModelSurface, model: CatalogModel, prices: ModelPrices | null, bodyBytes: number): Reservation {
   if (prices === null) return { base: 0, hold: 0 };
   // Declared web searches are billed per use on top of the tokens their results add.
   const output = reservedTokens(body, surface, model) * prices.output + declaredUses(body, /^web_search/) * (prices.webSearch ?? 0);

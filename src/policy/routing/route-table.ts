@@ -6,6 +6,7 @@ import type { CatalogModel } from '../../catalog/model.js';
 import type { RouteSetting } from '../../catalog/model-routes.js';
 import type { BreakerSettings } from '../../config/config.js';
 import { ConfigError } from '../../config/config-error.js';
+import type { ModelPrices } from '../../metering/prices.js';
 import type { Provider } from '../../providers/provider.js';
 import { CircuitBreaker, type StateListener } from '../resilience/circuit-breaker.js';
 import { makeRoute, type Route } from './route.js';
@@ -63,6 +64,17 @@ export class RouteTable {
     const states = Object.freeze([this.add({ model: model.id, provider: this.defaultProvider, providerModel: null, weight: 1, priority: 1, prices: null })]);
     this.byModel.set(model.id, states);
     return states;
+  }
+
+  /**
+   * What each way of serving `model` charges (a route's own prices, else the model's), without making
+   * a route: a model without configured routes is served by one route of the default provider, which
+   * has no prices of its own. For the budget's reservation (policy/budgets/reservation-prices.ts).
+   */
+  servingPrices(model: CatalogModel): Array<ModelPrices | null> {
+    const configured = this.byModel.get(model.id);
+    if (configured === undefined) return [model.prices];
+    return configured.map((state) => state.route.prices ?? model.prices);
   }
 
   /** A route by its name (a cool-down learned from another instance names it). */

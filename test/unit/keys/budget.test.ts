@@ -101,13 +101,13 @@ t.test('firstRefusal with a cushion: beside others while the hold fits, else alo
 
 t.test('reservedCost: max_tokens at the output price plus body bytes / 4 at the input price; unpriced reserves 0', async (t) => {
   // Sonnet: $3 / $15 per million = 3000 / 15000 nano-dollars per token.
-  t.equal(reservedCost({ max_tokens: 1000 }, 'messages', sonnet, 4000).base, 1000 * 15_000 + 1000 * 3000);
-  t.equal(reservedCost({ max_tokens: 10 }, 'messages', sonnet, 5).base, 10 * 15_000 + 2 * 3000, 'bytes round up to a token');
-  t.equal(reservedCost({}, 'messages', sonnet, 0).base, 0, 'count_tokens-like body: nothing');
-  t.equal(reservedCost({ max_completion_tokens: 7, max_tokens: 100 }, 'chat', sonnet, 0).base, 7 * 15_000, 'chat: max_completion_tokens first');
-  t.equal(reservedCost({}, 'chat', sonnet, 0).base, sonnet.defaultMaxTokens * 15_000, 'chat without max: the model default the translation sends');
-  t.same(reservedCost({ max_tokens: 1000 }, 'messages', { ...sonnet, prices: null }, 4000), { base: 0, hold: 0 });
-  t.equal(reservedCost({ max_tokens: 1000 }, 'messages', sonnet, 4000).hold, 1000 * 15_000 + INPUT_CUSHION * 1000 * 3000, 'the hold cushions the input only');
+  t.equal(reservedCost({ max_tokens: 1000 }, 'messages', sonnet, sonnet.prices, 4000).base, 1000 * 15_000 + 1000 * 3000);
+  t.equal(reservedCost({ max_tokens: 10 }, 'messages', sonnet, sonnet.prices, 5).base, 10 * 15_000 + 2 * 3000, 'bytes round up to a token');
+  t.equal(reservedCost({}, 'messages', sonnet, sonnet.prices, 0).base, 0, 'count_tokens-like body: nothing');
+  t.equal(reservedCost({ max_completion_tokens: 7, max_tokens: 100 }, 'chat', sonnet, sonnet.prices, 0).base, 7 * 15_000, 'chat: max_completion_tokens first');
+  t.equal(reservedCost({}, 'chat', sonnet, sonnet.prices, 0).base, sonnet.defaultMaxTokens * 15_000, 'chat without max: the model default the translation sends');
+  t.same(reservedCost({ max_tokens: 1000 }, 'messages', sonnet, null, 4000), { base: 0, hold: 0 });
+  t.equal(reservedCost({ max_tokens: 1000 }, 'messages', sonnet, sonnet.prices, 4000).hold, 1000 * 15_000 + INPUT_CUSHION * 1000 * 3000, 'the hold cushions the input only');
 });
 
 t.test('inputEstimate: body bytes / 4 plus URL images and documents and declared server tools (finding N2)', async (t) => {

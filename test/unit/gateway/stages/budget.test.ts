@@ -1,16 +1,20 @@
-// The budget stage alone: reads the principal's budgets, the model's prices and the parsed body, asks
-// the ledger to hold the request's maximum cost, writes the remaining-budget header, answers 429
-// (budget_exceeded, retry-after until the period resets) or 400 for an unpriced model under a hard
-// budget, flags soft budgets, and settles the hold with the served cost once the rest of the chain ends.
+// The budget stage alone: reads the principal's budgets, the prices the model's requests reserve at
+// (the dearest of its routes and fallbacks) and the parsed body, asks the ledger to hold the request's
+// maximum cost, writes the remaining-budget header, answers 429 (budget_exceeded, retry-after until the
+// period resets) or 403 for a model without a price under a hard budget, flags soft budgets, and settles
+// the hold with the served cost once the rest of the chain ends.
 import t from 'tap';
 import type { Logger } from 'pino';
 import { budgetStage, BUDGET_REMAINING_HEADER } from '../../../../src/gateway/stages/budget.js';
 import { GatewayError } from '../../../../src/dialects/errors/codes.js';
 import { DEFAULT_MODELS, type CatalogModel } from '../../../../src/catalog/model.js';
+import { dearestPrices, ReservationPrices } from '../../../../src/policy/budgets/reservation-prices.js';
+import { reservedCost } from '../../../../src/policy/budgets/budget-rules.js';
+import type { ModelPrices } from '../../../../src/metering/prices.js';
 import type { BudgetCharge, BudgetDecision, BudgetHold, BudgetLedger } from '../../../../src/policy/budgets/budget-ledger.js';
 import type { Budget } from '../../../../src/keys/budget.js';
 import { formatUsd } from '../../../../src/metering/cost.js';
-import type { RequestContext } from '../../../../src/gateway/context.js';
+import { parsedBody, type RequestContext } from '../../../../src/gateway/context.js';
 import { principal, recordingMetrics, recordingNext, runtimeWith, stageContext } from './stage-context.js';
 
 const [model] = DEFAULT_MODELS as [CatalogModel];
@@ -22,8 +26,11 @@ const USD = 1_000_000_000;
 const hard = (usd: number): Budget => ({ amountNanoUsd: usd * USD, period: 'month', mode: 'hard' });
 const soft = (usd: number): Budget => ({ ...hard(usd), mode: 'soft' });
 
+/** Every model served only as itself, at its own prices (the price book's own cases: reservation-prices.test.ts). */
+const ownPrices = new ReservationPrices({ list: () => [], resolve: () => null }, { servingPrices: (m) => [m.prices] });
+
 /** A ledger answering `decide` and recording what it was asked to reserve and settle. */
-function build(decide: (charges: readonly BudgetCharge[]) => BudgetDecision | Promise<BudgetDecision>, opts: { settleFails?: boolean } = {}) {
+function build(decide: (charges: readonly BudgetCharge[]) => BudgetDecision | Promise<BudgetDecision>, opts: { settleFails?: boolean; reservationPrices?: ReservationPrices } = {}) {
   const reserved: Array<{ scopes: string[]; hold: number; base: number | undefined }> = [];
   const settled: Array<[BudgetHold, number]> = [];
   const budgets: BudgetLedger = {
@@ -36,7 +43,7 @@ function build(decide: (charges: readonly BudgetCharge[]) => BudgetDecision | Pr
   const metrics = recordingMetrics();
   const warnings: string[] = [];
   const logger = { warn: (_fields: unknown, message: string) => warnings.push(message) } as unknown as Logger;
-  const stage = budgetStage(runtimeWith({ budgets, metrics, logger, wallClock: () => NOW }));
+  const stage = budgetStage(runtimeWith({ budgets, reservationPrices: opts.reservationPrices ?? ownPrices, metrics, logger, wallClock: () => NOW }));
   return { stage, reserved, settled, metrics, warnings };
 }
 
@@ -152,3 +159,29 @@ t.test('a later stage failing still settles the hold', async (t) => {
   t.same(settled, [[HOLD, 0]]);
 });
 
+
+t.test('reserves at the dearest way the model may be served; a way without a price refuses under a hard budget (issue 34)', async (t) => {
+  const dear: ModelPrices = { input: 30_000, output: 150_000, cacheWrite: 37_500, cacheRead: 3000 };
+  const ctx = budgetedContext({ keyBudget: hard(10) });
+  const dearer = build(allowedAt(0), { reservationPrices: new ReservationPrices({ list: () => [], resolve: () => null }, { servingPrices: (m) => [m.prices, dear] }) });
+  await dearer.stage(ctx, recordingNext());
+  const want = reservedCost(parsedBody(ctx), 'messages', model, dearestPrices([model.prices, dear]), ctx.body?.length ?? 0);
+  t.strictSame(dearer.reserved.map((r) => [r.hold, r.base]), [[want.hold, want.base]], 'held at the dearer route');
+
+  // The model is priced, but its fallback is not: a hard budget could not count what the fallback costs.
+  const unpricedFallback: CatalogModel = { ...model, id: 'unpriced-fallback', prices: null };
+  const withFallback: CatalogModel = { ...model, fallbacks: [unpricedFallback.id] };
+  const book = new ReservationPrices({ list: () => [], resolve: (id) => (id === unpricedFallback.id ? unpricedFallback : null) }, { servingPrices: (m) => [m.prices] });
+  const refusing = build(allowedAt(0), { reservationPrices: book });
+  await t.rejects(refusing.stage(budgetedContext({ keyBudget: hard(10) }, withFallback), recordingNext()), { code: 'model_not_priced', param: 'model' });
+  t.strictSame(refusing.reserved, [], 'nothing held');
+
+  // count_tokens never falls back and reserves nothing: the model's own price is what counts.
+  const counting = build(allowedAt(0), { reservationPrices: book });
+  const countCtx = budgetedContext({ keyBudget: hard(10) }, withFallback);
+  Object.assign(countCtx, { route: { ...countCtx.route, countsTokens: true } });
+  const next = recordingNext();
+  await counting.stage(countCtx, next);
+  t.equal(next.calls.length, 1, 'count_tokens served');
+  t.strictSame(counting.reserved.map((r) => [r.hold, r.base]), [[0, 0]]);
+});
