@@ -129,7 +129,10 @@ t.test('a real profile from node --cpu-prof, drawn and opened in Chromium', asyn
      let sum = 0; for (let k = 0; k < 3000; k++) sum += spinTheWheel(1e5);
      if (sum < 0) console.log(sum);\n`,
   );
-  await run(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, script]);
+  // Without the test runner's hooks and coverage (NODE_OPTIONS, NODE_V8_COVERAGE): with them the
+  // profiled process spent half its profile loading tap's hooks and writing coverage (npm test's runs).
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_OPTIONS' && k !== 'NODE_V8_COVERAGE' && !k.startsWith('_TAPJS')));
+  await run(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, script], { env });
   // A profile per thread: under tap a module-loader thread writes one too.
   const profiles = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
   const drawn = writeMissingFlameGraphs(dir);
