@@ -11,6 +11,7 @@ import type { CpuProfile } from '../../bench/cpu-profile.js';
 import { escapeXml, fitLabel, layoutFlameGraph, originOf, renderFlameGraph, visibleFrames, type FlameFrame } from '../../bench/flame-graph.js';
 import { writeMissingFlameGraphs } from '../../bench/tools/flamegraph.js';
 import { launchChromium, type Browser } from '../browser/chromium.js';
+import { envWithoutTestRunner } from '../helpers/runner-env.js';
 
 const run = promisify(execFile);
 const SRC = 'file:///x/dist/src/';
@@ -131,8 +132,7 @@ t.test('a real profile from node --cpu-prof, drawn and opened in Chromium', asyn
   );
   // Without the test runner's hooks and coverage (NODE_OPTIONS, NODE_V8_COVERAGE): with them the
   // profiled process spent half its profile loading tap's hooks and writing coverage (npm test's runs).
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_OPTIONS' && k !== 'NODE_V8_COVERAGE' && !k.startsWith('_TAPJS')));
-  await run(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, script], { env });
+  await run(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, script], { env: envWithoutTestRunner() });
   // A profile per thread: under tap a module-loader thread writes one too.
   const profiles = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
   const drawn = writeMissingFlameGraphs(dir);

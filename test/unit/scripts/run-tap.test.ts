@@ -5,6 +5,7 @@ import { copyFileSync, mkdirSync, symlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import t from 'tap';
 import type { Test } from 'tap';
+import { envWithoutTestRunner } from '../../helpers/runner-env.js';
 
 const FIXTURES = 'test/unit/scripts/fixtures';
 
@@ -24,7 +25,7 @@ function run(t: Test, fixture: string) {
   copyFileSync(file, join(root, file));
   // Without the variables of the tap run this test is in (its own TAP_*, the process tracker's
   // _TAPJS_* and the preload it puts in NODE_OPTIONS): the runner starts a tap of its own.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(TAP|_TAPJS_|NODE_OPTIONS$)/.test(k)));
+  const env = envWithoutTestRunner();
   const r = spawnSync(process.execPath, ['scripts/run-tap.mjs', '--disable-coverage', '--reporter=tap', file], { cwd: root, encoding: 'utf8', env, timeout: 60_000 });
   if (r.stdout === '') t.comment(`the runner printed nothing; its stderr:\n${r.stderr}`);
   return r;
