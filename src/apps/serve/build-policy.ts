@@ -130,16 +130,18 @@ function rateLimits(
 }
 
 /**
- * Spend budgets count in Redis when there is one (fleet-wide; this instance's share of what was left
- * while Redis does not answer), else in this process; either way a period's counter starts from the
+ * Spend budgets count in Redis when there is one (fleet-wide; while Redis does not answer, a hard
+ * budget spends only the lease this instance holds there), else in this process; either way a period's counter starts from the
  * usage store's rollup. A worker of serve --workers N without Redis counts alone (docs/spend.md).
  */
 function budgetLedger(stores: Stores, shared: SharedLimiter | null, logger: Logger): BudgetLedger {
   const seed = seedFromUsage(stores.usage);
   if (shared === null) return new MemoryBudgetLedger(seed);
-  const local = new MemoryBudgetLedger(seed, { share: () => shared.instances.liveInstances });
-  return new FallbackBudgetLedger(new RedisBudgetLedger(shared.store.redis, shared.store.prefix, seed), shared.store.redis, local, (event, reason) => {
-    if (event === 'fallback') logger.warn({ reason }, 'Redis unreachable: spend budgets count in this instance with its share of what was left');
+  // Each instance's lease: what is free divided by twice the live instances (docs/spend.md).
+  const leaseDivisor = () => 2 * Math.max(1, shared.instances.liveInstances);
+  const inRedis = new RedisBudgetLedger(shared.store.redis, shared.store.prefix, seed, { leaseDivisor });
+  return new FallbackBudgetLedger(inRedis, shared.store.redis, seed, (event, reason) => {
+    if (event === 'fallback') logger.warn({ reason }, 'Redis unreachable: spend budgets count in this instance; a hard budget spends only the slice this instance holds');
     else logger.info('Redis answers again: spend budgets are counted by the fleet');
   });
 }

@@ -1,7 +1,7 @@
 // The in-process budget ledger: one counter per budget and period, seeded from the usage store the first
 // time the period is used here (so a restart does not reset spend), then counted here. Used alone by a
-// gateway without Redis, and by a Redis gateway while Redis is not answering, with this instance's share
-// of what was left (share > 1: the limit divided by the live instances it last knew of).
+// gateway without Redis, and by a Redis gateway while Redis is not answering, where a hard budget may
+// spend only the room it is given: the lease this instance holds in Redis (fallback-budget-ledger.ts).
 import { SingleFlight } from '../../lib/single-flight.js';
 import { KEEP_AFTER_PERIOD_MS } from './budget-period.js';
 import { counterName, firstRefusal, type BudgetCharge, type BudgetDecision, type BudgetHold, type BudgetLedger, type SeedSpend } from './budget-ledger.js';
@@ -11,8 +11,6 @@ interface Counter {
   spent: number;
   /** Holds taken here and not settled yet: a request admitted alone needs none (budget-ledger.ts, admits). */
   inFlight: number;
-  /** What the store said at seeding: a share is taken of what was left then. */
-  readonly seed: number;
   /** How much of `spent` a shared ledger already has (the seed, then what was handed over): see takeUnshared. */
   shared: number;
   /** Epoch ms after which nothing settles here any more (null: total, kept). */
@@ -27,8 +25,11 @@ class MemoryHold implements BudgetHold {
 }
 
 export interface MemoryBudgetLedgerOptions {
-  /** Live instances sharing the budgets; 1 (the default) gives this instance the whole of each. */
-  share?: () => number;
+  /**
+   * What a hard budget's counter (by counterName) may still grow by here; without it, up to the
+   * budget's amount (this process alone counts the budget).
+   */
+  room?: (name: string) => number;
   now?: () => number;
 }
 
@@ -58,14 +59,14 @@ export class MemoryBudgetLedger implements BudgetLedger {
   /** The last spend a shared ledger showed per counter (noteShared): a seed never starts below it. */
   private readonly sharedFloor = new Map<string, number>();
   private reservations = 0;
-  private readonly share: () => number;
+  private readonly room: ((name: string) => number) | null;
   private readonly now: () => number;
 
   constructor(
     private readonly seed: SeedSpend,
     options: MemoryBudgetLedgerOptions = {},
   ) {
-    this.share = options.share ?? (() => 1);
+    this.room = options.room ?? null;
     this.now = options.now ?? Date.now;
   }
 
@@ -85,6 +86,12 @@ export class MemoryBudgetLedger implements BudgetLedger {
   /** Holds taken here on a counter and not settled yet. */
   inFlight(name: string): number {
     return this.counters.get(name)?.inFlight ?? 0;
+  }
+
+  /** What a counter grew by here since the shared ledger last had all of it (negative: given back). */
+  unshared(name: string): number {
+    const c = this.counters.get(name);
+    return c === undefined ? 0 : c.spent - c.shared;
   }
 
   settle(hold: BudgetHold, nanoUsd: number): void {
@@ -123,10 +130,11 @@ export class MemoryBudgetLedger implements BudgetLedger {
 
   /**
    * Drops the counters a shared ledger has all of, so that their next use is seeded from the store again:
-   * at the start of another Redis outage, what the fleet spent since the last one counts.
+   * at the start of another Redis outage, what the fleet spent since the last one counts. A counter with
+   * holds in flight stays: their settles must still be counted and handed over.
    */
   forgetShared(): void {
-    for (const [name, c] of this.counters) if (c.spent === c.shared) this.counters.delete(name);
+    for (const [name, c] of this.counters) if (c.spent === c.shared && c.inFlight === 0) this.counters.delete(name);
   }
 
   /**
@@ -153,8 +161,8 @@ export class MemoryBudgetLedger implements BudgetLedger {
   private decide(charges: readonly BudgetCharge[], names: readonly string[], cost: number, base: number, inFlightElsewhere: (name: string) => number): BudgetDecision {
     const counters = names.map((n, i) => this.counters.get(n) ?? this.create(n, charges[i], 0));
     const spentBefore = counters.map((c) => c.spent);
-    const n = Math.max(1, Math.floor(this.share()));
-    const limits = counters.map((c, i) => limitOf(charges[i].budget.amountNanoUsd, c.seed, n));
+    const room = this.room;
+    const limits = counters.map((c, i) => (room === null ? charges[i].budget.amountNanoUsd : c.spent + room(names[i])));
     const inFlight = counters.map((c, i) => c.inFlight + inFlightElsewhere(names[i]));
     const refusedBy = firstRefusal(charges, spentBefore, cost, limits, inFlight, base);
     if (refusedBy >= 0) return { allowed: false, refusedBy, spentBefore };
@@ -176,14 +184,8 @@ export class MemoryBudgetLedger implements BudgetLedger {
 
   private create(name: string, charge: BudgetCharge, spent: number): Counter {
     const resetsAt = charge.window.resetsAt;
-    const counter: Counter = { customerId: charge.customerId, spent, inFlight: 0, seed: spent, shared: spent, dropAfter: resetsAt === null ? null : resetsAt + KEEP_AFTER_PERIOD_MS };
+    const counter: Counter = { customerId: charge.customerId, spent, inFlight: 0, shared: spent, dropAfter: resetsAt === null ? null : resetsAt + KEEP_AFTER_PERIOD_MS };
     this.counters.set(name, counter);
     return counter;
   }
-}
-
-/** Alone, the whole amount; one of n instances, what was spent at seeding plus its part of what was left then. */
-function limitOf(amount: number, seed: number, n: number): number {
-  if (n <= 1) return amount;
-  return seed + Math.floor(Math.max(0, amount - seed) / n);
 }

@@ -1,12 +1,34 @@
-// Redis when it answers; otherwise this instance's own counters (seeded from the usage store) with its
-// share of what each budget had left, as the rate limits fall back (src/policy/ratelimit/redis/fallback-limiter.ts; the switch itself is src/stores/redis/shared-or-local.ts).
-// While Redis is skipped a reservation costs no round trip. What was counted here meanwhile is added to
-// the fleet's counters once Redis answers again, before this instance's next decision there: otherwise
-// the fleet would spend what was left a second time.
+// Redis when it answers; otherwise this instance's own counters (seeded from the usage store), as the
+// rate limits fall back (src/policy/ratelimit/redis/fallback-limiter.ts; the switch itself is
+// src/stores/redis/shared-or-local.ts). While Redis is skipped a reservation costs no round trip.
+//
+// Alone, a hard budget spends only this instance's **lease**: the slice of the budget that every
+// decision in Redis renews for it and that Redis counts as spent, so no other instance can spend it
+// (BUDGET_RESERVE_SCRIPT). Whether Redis is cut for the whole fleet or only for this instance, and
+// however the instances flap between Redis and their own counters, what they spend alone was set aside
+// for them: a hard budget passes its amount by at most one request per instance (docs/spend.md, "Why a
+// hard budget holds"). A budget this instance never decided in Redis has no lease here: refused
+// while Redis does not answer. What was counted here is added to the fleet's counters once Redis
+// answers again, taken from the lease, before this instance's next decision there.
 import { SharedOrLocal, type SharedStoreState, type SwitchEvent } from '../../../stores/redis/shared-or-local.js';
-import { counterName, type BudgetCharge, type BudgetDecision, type BudgetHold, type BudgetLedger } from '../budget-ledger.js';
-import type { MemoryBudgetLedger } from '../memory-budget-ledger.js';
-import { RedisBudgetHold, type RedisBudgetLedger } from './redis-budget-ledger.js';
+import { counterName, type BudgetCharge, type BudgetDecision, type BudgetHold, type BudgetLedger, type SeedSpend } from '../budget-ledger.js';
+import { MemoryBudgetLedger, type UnsharedSpend } from '../memory-budget-ledger.js';
+import { BUDGET_LEASE_MS, RedisBudgetHold, type RedisBudgetLedger, type SharedBudgetDecision } from './redis-budget-ledger.js';
+
+/** This instance stops spending a lease alone this long before Redis gives it back: clocks a little apart. */
+export const LEASE_CLOCK_MARGIN_MS = 10_000;
+
+/** Leases remembered; past it those that ended are dropped. */
+const MAX_LEASES = 10_000;
+
+/** This instance's lease on one hard budget's counter, as Redis last told it. */
+interface Lease {
+  readonly customerId: string;
+  /** Nano-dollars Redis holds for this instance (spend counted here since is not taken from it yet). */
+  nanoUsd: number;
+  /** Until when (epoch ms) this instance may spend it alone. */
+  until: number;
+}
 
 export class FallbackBudgetLedger implements BudgetLedger {
   private readonly switch: SharedOrLocal;
@@ -19,18 +41,25 @@ export class FallbackBudgetLedger implements BudgetLedger {
   /** Holds Redis admitted for this instance and not settled yet, per counter name: see decide. */
   private readonly sharedInFlight = new Map<string, number>();
   private readonly sharedHoldNames = new WeakMap<RedisBudgetHold, readonly string[]>();
+  /** By counter name (hard budgets only). */
+  private readonly leases = new Map<string, Lease>();
+  /** Spend per counter name sent to Redis and not acknowledged yet. */
+  private readonly inHandOver = new Map<string, number>();
+  private readonly local: MemoryBudgetLedger;
 
-  /** `local` is given its share by the live instances it last knew of (MemoryBudgetLedger's `share`). */
+  /** `seed`: where this instance's own counters start (the usage store's rollup). */
   constructor(
     private readonly shared: RedisBudgetLedger,
     private readonly store: SharedStoreState,
-    private readonly local: MemoryBudgetLedger,
+    seed: SeedSpend,
     /** Once when falling back, once when sharing resumes (not per request). */
     log: (event: SwitchEvent, reason: string) => void = () => {},
+    private readonly now: () => number = Date.now,
   ) {
+    this.local = new MemoryBudgetLedger(seed, { room: (name) => this.leaseLeft(name), now });
     this.switch = new SharedOrLocal(store, (event, reason) => {
-      // Counters kept from an earlier outage would decide from what was spent then: seeded afresh instead.
-      if (event === 'fallback') local.forgetShared();
+      // Counters kept from an earlier outage would show what was spent then: seeded afresh instead.
+      if (event === 'fallback') this.local.forgetShared();
       log(event, reason);
     });
   }
@@ -53,10 +82,29 @@ export class FallbackBudgetLedger implements BudgetLedger {
     if (this.store.up) void this.handOver();
   }
 
-  /** Waits for the hand-over of what was counted here, if Redis is up and one is owed (a graceful stop). */
+  /**
+   * A graceful stop: hands over what was counted here (if Redis is up), then gives every lease back,
+   * so that the others may spend it at once rather than when it ends.
+   */
   async flush(): Promise<void> {
+    await this.handedOver();
+    if (!this.store.up) return;
+    const leases = [...this.leases];
+    this.leases.clear();
+    await Promise.all(leases.map(([name, lease]) => this.shared.releaseLease(lease.customerId, name).catch(() => {})));
+  }
+
+  /** Waits for the hand-over of what was counted here, if Redis is up and one is owed. */
+  async handedOver(): Promise<void> {
     if (this.handingOver !== null) await this.handingOver;
     if (this.owed && this.store.up) await this.handOver();
+  }
+
+  /** What this instance may still spend alone on a hard budget's counter: its lease, less what it counted since. */
+  leaseLeft(name: string): number {
+    const lease = this.leases.get(name);
+    if (lease === undefined || lease.until <= this.now()) return 0;
+    return Math.max(0, lease.nanoUsd - Math.max(0, this.local.unshared(name) + (this.inHandOver.get(name) ?? 0)));
   }
 
   /**
@@ -74,7 +122,8 @@ export class FallbackBudgetLedger implements BudgetLedger {
       () => {
         if (this.handOverFailed) throw new Error('spend counted here not handed over yet');
         const base = names.some((n) => this.local.inFlight(n) > 0) ? nanoUsd : baseNanoUsd;
-        return this.shared.reserve(charges, nanoUsd, base).then((d) => this.remember(names, d, nanoUsd));
+        const at = this.now();
+        return this.shared.reserve(charges, nanoUsd, base, at).then((d) => this.remember(charges, names, d, nanoUsd, at));
       },
       () => {
         this.owed = true;
@@ -85,9 +134,15 @@ export class FallbackBudgetLedger implements BudgetLedger {
     );
   }
 
-  /** What Redis showed: the floor of this instance's own counters should Redis stop answering. */
-  private remember(names: readonly string[], d: BudgetDecision, held: number): BudgetDecision {
-    names.forEach((n, i) => this.local.noteShared(n, d.spentBefore[i] + (d.allowed ? held : 0)));
+  /**
+   * What Redis showed: the floor of this instance's own counters should Redis stop answering, and its
+   * lease on each hard budget (asked for at `at`: Redis keeps it until BUDGET_LEASE_MS after that).
+   */
+  private remember(charges: readonly BudgetCharge[], names: readonly string[], d: SharedBudgetDecision, held: number, at: number): BudgetDecision {
+    names.forEach((n, i) => {
+      this.local.noteShared(n, d.spentBefore[i] + (d.allowed ? held : 0));
+      if (charges[i].budget.mode === 'hard') this.noteLease(n, charges[i].customerId, d.leases[i], at + BUDGET_LEASE_MS - LEASE_CLOCK_MARGIN_MS);
+    });
     if (d.allowed && d.hold instanceof RedisBudgetHold) {
       this.sharedHoldNames.set(d.hold, names);
       this.countShared(names, 1);
@@ -103,25 +158,45 @@ export class FallbackBudgetLedger implements BudgetLedger {
     }
   }
 
+  private noteLease(name: string, customerId: string, nanoUsd: number, until: number): void {
+    if (nanoUsd <= 0) {
+      this.leases.delete(name);
+      return;
+    }
+    if (this.leases.size >= MAX_LEASES && !this.leases.has(name)) {
+      const now = this.now();
+      for (const [n, l] of this.leases) if (l.until <= now) this.leases.delete(n);
+    }
+    this.leases.set(name, { customerId, nanoUsd, until });
+  }
+
   /**
-   * Adds to Redis what each counter here grew by since the last hand-over: one script per counter (a
-   * counter Redis does not have starts from all counted here, BUDGET_HAND_OVER_SCRIPT). One that fails
-   * is kept for the next, and decisions stay here until it lands (decide).
+   * Adds to Redis what each counter here grew by since the last hand-over, taken from this instance's
+   * lease first: one script per counter (a counter Redis does not have starts from all counted here,
+   * BUDGET_HAND_OVER_SCRIPT). One that fails is kept for the next, and decisions stay here until it
+   * lands (decide). Until Redis says what is left of the lease, the spend under way still counts
+   * against it here (leaseLeft).
    */
   private handOver(): Promise<void> {
     if (this.handingOver !== null) return this.handingOver;
     this.owed = false;
     const spend = this.local.takeUnshared();
+    for (const s of spend) this.inHandOver.set(s.name, s.nanoUsd);
     let failed = false;
-    this.handingOver = Promise.all(
-      spend.map((s) =>
-        this.shared.addSpent(s).catch(() => {
-          this.local.restoreUnshared(s);
-          this.owed = true;
-          failed = true;
-        }),
-      ),
-    ).then(() => {
+    const handedOver = (s: UnsharedSpend, leaseAfter: number) => {
+      this.inHandOver.delete(s.name);
+      const lease = this.leases.get(s.name);
+      if (lease === undefined) return;
+      if (leaseAfter <= 0) this.leases.delete(s.name);
+      else lease.nanoUsd = leaseAfter;
+    };
+    const kept = (s: UnsharedSpend) => {
+      this.inHandOver.delete(s.name);
+      this.local.restoreUnshared(s);
+      this.owed = true;
+      failed = true;
+    };
+    this.handingOver = Promise.all(spend.map((s) => this.shared.addSpent(s).then((leaseAfter) => handedOver(s, leaseAfter), () => kept(s)))).then(() => {
       this.handOverFailed = failed;
       this.handingOver = null;
     });

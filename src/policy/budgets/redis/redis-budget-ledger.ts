@@ -1,6 +1,8 @@
 // The fleet-wide budget ledger: the counters live in Redis, keyed by budget and period
 // ({customer}:budget:...:m2026-11) and expiring a day after the period ends; a counter missing in Redis
 // (first use in a period, a flush) is seeded from the usage store's rollup by the same atomic script.
+// Each decision also renews this instance's lease on each hard budget: the slice it may spend alone
+// should Redis stop answering it (BUDGET_RESERVE_SCRIPT; fallback-budget-ledger.ts).
 import { randomUUID } from 'node:crypto';
 import { SingleFlight } from '../../../lib/single-flight.js';
 import { assertPrefix } from '../../../stores/redis/keys.js';
@@ -8,7 +10,7 @@ import type { ScriptRunner } from '../../../stores/redis/lua-script.js';
 import { KEEP_AFTER_PERIOD_MS } from '../budget-period.js';
 import { counterName, type BudgetCharge, type BudgetDecision, type BudgetHold, type BudgetLedger, type SeedSpend } from '../budget-ledger.js';
 import type { UnsharedSpend } from '../memory-budget-ledger.js';
-import { BUDGET_HAND_OVER_SCRIPT, BUDGET_RESERVE_SCRIPT, BUDGET_SETTLE_SCRIPT } from './budget-scripts.js';
+import { BUDGET_HAND_OVER_SCRIPT, BUDGET_RELEASE_LEASE_SCRIPT, BUDGET_RESERVE_SCRIPT, BUDGET_SETTLE_SCRIPT } from './budget-scripts.js';
 
 export class RedisBudgetHold implements BudgetHold {
   constructor(
@@ -25,6 +27,31 @@ export class RedisBudgetHold implements BudgetHold {
  */
 export const HOLD_LEASE_MS = 15 * 60_000;
 
+/**
+ * How long an instance's lease on a budget lasts after its last decision in Redis: an instance that
+ * died gives its slice back to the others then. The instance itself stops spending it alone a little
+ * earlier (fallback-budget-ledger.ts), so that clocks a few seconds apart never let both spend it.
+ */
+export const BUDGET_LEASE_MS = 15 * 60_000;
+
+/** A decision in Redis, with this instance's lease on each charge after it (0 for a soft budget). */
+export type SharedBudgetDecision = BudgetDecision & { readonly leases: readonly number[] };
+
+export interface RedisBudgetLedgerOptions {
+  /** This instance, as its leases are named in Redis (unique in the fleet). */
+  instanceId?: string;
+  /**
+   * What is free on a hard budget is divided by this to make this instance's lease (default 2: half of
+   * it for one instance alone); the gateway gives twice the live instances it knows of. 0: no lease.
+   */
+  leaseDivisor?: () => number;
+}
+
+/** The names of a counter's leases and of their ends in Redis. */
+function leaseKeys(counter: string): [string, string] {
+  return [`${counter}:lease`, `${counter}:lease-end`];
+}
+
 /** A counter's Redis key: the customer's hash tag, so a request's counters share a slot (Redis Cluster). */
 export function budgetCounterKey(prefix: string, charge: BudgetCharge): string {
   return counterKey(prefix, charge.customerId, counterName(charge));
@@ -38,26 +65,36 @@ export class RedisBudgetLedger implements BudgetLedger {
   /** Store reads under way, by counter: requests arriving together at a period's start share one. */
   private readonly seeding = new SingleFlight<number>();
 
+  readonly instanceId: string;
+  private readonly leaseDivisor: () => number;
+
   constructor(
     private readonly redis: ScriptRunner,
     private readonly prefix: string,
     private readonly seed: SeedSpend,
+    options: RedisBudgetLedgerOptions = {},
   ) {
     assertPrefix(prefix);
+    this.instanceId = options.instanceId ?? randomUUID();
+    this.leaseDivisor = options.leaseDivisor ?? (() => 2);
   }
 
-  async reserve(charges: readonly BudgetCharge[], nanoUsd: number, baseNanoUsd: number = nanoUsd): Promise<BudgetDecision> {
+  /** `now`: when the decision was asked for; the lease's end counts from it. */
+  async reserve(charges: readonly BudgetCharge[], nanoUsd: number, baseNanoUsd: number = nanoUsd, now: number = Date.now()): Promise<SharedBudgetDecision> {
+    const n = charges.length;
     const counters = charges.map((c) => budgetCounterKey(this.prefix, c));
-    const keys = [...counters, ...counters.map((k) => `${k}:flight`)];
+    const leases = counters.map(leaseKeys);
+    const keys = [...counters, ...counters.map((k) => `${k}:flight`), ...leases.map((l) => l[0]), ...leases.map((l) => l[1])];
     const hold = { id: randomUUID(), nanoUsd, baseNanoUsd };
-    let reply = await this.run(keys, charges, hold, null);
+    let reply = await this.run(keys, charges, hold, now, null);
     if (reply[0] === 'seed') {
       const seeds = await Promise.all(charges.map((c, i) => this.seeding.run(counters[i], () => this.seed(c))));
-      reply = await this.run(keys, charges, hold, seeds);
+      reply = await this.run(keys, charges, hold, now, seeds);
     }
-    const spentBefore = reply.slice(2).map(Number);
-    if (reply[0] === '1') return { allowed: true, hold: new RedisBudgetHold(keys, nanoUsd, hold.id), spentBefore };
-    return { allowed: false, refusedBy: Number(reply[1]), spentBefore };
+    const spentBefore = reply.slice(2, 2 + n).map(Number);
+    const leased = reply.slice(2 + n).map(Number);
+    if (reply[0] === '1') return { allowed: true, hold: new RedisBudgetHold(keys.slice(0, 2 * n), nanoUsd, hold.id), spentBefore, leases: leased };
+    return { allowed: false, refusedBy: Number(reply[1]), spentBefore, leases: leased };
   }
 
   async settle(hold: BudgetHold, nanoUsd: number): Promise<void> {
@@ -70,14 +107,22 @@ export class RedisBudgetLedger implements BudgetLedger {
    * Adds spend counted elsewhere (an instance's own counters while Redis did not answer) to a counter; a
    * counter missing here starts from all that instance counted (BUDGET_HAND_OVER_SCRIPT says why).
    */
-  async addSpent(spend: UnsharedSpend): Promise<void> {
+  async addSpent(spend: UnsharedSpend): Promise<number> {
     const expireAt = spend.expireAt === null ? '' : String(spend.expireAt);
-    await this.redis.evalScript(BUDGET_HAND_OVER_SCRIPT, [counterKey(this.prefix, spend.customerId, spend.name)], [String(spend.nanoUsd), String(spend.spent), expireAt]);
+    const counter = counterKey(this.prefix, spend.customerId, spend.name);
+    const args = [String(spend.nanoUsd), String(spend.spent), expireAt, this.instanceId];
+    return Number(await this.redis.evalScript(BUDGET_HAND_OVER_SCRIPT, [counter, leaseKeys(counter)[0]], args));
   }
 
-  private async run(keys: string[], charges: readonly BudgetCharge[], hold: { id: string; nanoUsd: number; baseNanoUsd: number }, seeds: number[] | null): Promise<string[]> {
-    const now = Date.now();
-    const args = [String(hold.nanoUsd), String(hold.baseNanoUsd), hold.id, String(now), String(now + HOLD_LEASE_MS)];
+  /** Gives this instance's lease on a counter (counterName's) back to the others. */
+  async releaseLease(customerId: string, name: string): Promise<void> {
+    const counter = counterKey(this.prefix, customerId, name);
+    await this.redis.evalScript(BUDGET_RELEASE_LEASE_SCRIPT, [counter, ...leaseKeys(counter)], [this.instanceId]);
+  }
+
+  private async run(keys: string[], charges: readonly BudgetCharge[], hold: { id: string; nanoUsd: number; baseNanoUsd: number }, now: number, seeds: number[] | null): Promise<string[]> {
+    const divisor = Math.max(0, Math.floor(this.leaseDivisor()));
+    const args = [String(hold.nanoUsd), String(hold.baseNanoUsd), hold.id, String(now), String(now + HOLD_LEASE_MS), this.instanceId, String(now + BUDGET_LEASE_MS), String(divisor)];
     charges.forEach((c, i) => {
       const resetsAt = c.window.resetsAt;
       args.push(c.budget.mode === 'hard' ? String(c.budget.amountNanoUsd) : '', resetsAt === null ? '' : String(resetsAt + KEEP_AFTER_PERIOD_MS), seeds === null ? '' : String(seeds[i]));

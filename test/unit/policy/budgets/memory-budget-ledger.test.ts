@@ -1,6 +1,6 @@
 // The in-process budget ledger: seeded once per period from the store, decisions atomic among parallel
 // requests, settled with the real cost, a new period starting from its own seed, old periods dropped,
-// and, as a fallback, only its share of what was left.
+// and, given a room (the lease a Redis gateway holds), a hard budget growing by at most that.
 import t from 'tap';
 import type { BudgetCharge, BudgetDecision } from '../../../../src/policy/budgets/budget-ledger.js';
 import { periodAt } from '../../../../src/policy/budgets/budget-period.js';
@@ -82,15 +82,19 @@ t.test('a new month starts from its own seed; a budget raised mid-month applies 
   t.equal(ledger.size, 1, 'November is dropped a day after it ended; December stays');
 });
 
-t.test('as a fallback: its share of what was left at seeding', async (t) => {
-  let instances = 3;
-  const ledger = new MemoryBudgetLedger(seeds({ 'customer:m2026-11': 4 * DOLLAR }).seed, { share: () => instances });
-  const c = [charge(monthly(7), NOV)];
-  // $3 left, three instances: this one may spend $1 of it.
-  t.ok((await ledger.reserve(c, 0.6 * DOLLAR)).allowed);
-  t.notOk((await ledger.reserve(c, 0.6 * DOLLAR)).allowed, '$1.2 is past its share');
-  instances = 1;
-  t.ok((await ledger.reserve(c, 0.6 * DOLLAR)).allowed, 'alone again: the whole of it');
+t.test('with a room given (a lease held elsewhere): a hard budget grows by at most it, a soft one by anything', async (t) => {
+  let room = 1 * DOLLAR;
+  const ledger = new MemoryBudgetLedger(seeds({ 'customer:m2026-11': 4 * DOLLAR, 'key:m2026-11': 0 }).seed, { room: () => room });
+  const hard = [charge(monthly(7), NOV)];
+  t.ok((await ledger.reserve(hard, 0.6 * DOLLAR)).allowed, '$0.60 of a $1 room');
+  room = 0.4 * DOLLAR;
+  const near = await ledger.reserve(hard, 0.6 * DOLLAR, 0.4 * DOLLAR);
+  t.notOk(near.allowed, 'a hold past the room is refused beside one in flight, though $2.40 of the amount is left');
+  t.same(near.spentBefore, [4.6 * DOLLAR], 'spent counts from the seed');
+  room = 0;
+  const soft = [charge(monthly(1, 'soft'), NOV, 'key')];
+  t.ok((await ledger.reserve(soft, 5 * DOLLAR)).allowed, 'a soft budget is never refused');
+  t.equal(ledger.unshared('budget:key:key1:m2026-11'), 5 * DOLLAR, 'its growth is what a shared ledger has not seen');
 });
 
 t.test('a seed that fails is not remembered: the next request asks again', async (t) => {

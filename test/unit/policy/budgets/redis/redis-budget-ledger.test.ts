@@ -1,13 +1,12 @@
 // The fleet-wide budget ledger on a real Redis: two ledgers (two instances) sharing a key prefix count
 // into the same counters, 50 parallel requests across them stay within a hard budget, a counter is
 // seeded from the store once and again after a flush, a new period gets its own counter with an expiry,
-// and Redis going away falls back to the instance's share.
+// and Redis away from the start refuses a hard budget (no lease held) and counts a soft one.
 import t, { type Test } from 'tap';
 import type { BudgetCharge, BudgetDecision } from '../../../../../src/policy/budgets/budget-ledger.js';
 import { firstRefusal } from '../../../../../src/policy/budgets/budget-ledger.js';
 import { KEEP_AFTER_PERIOD_MS, periodAt } from '../../../../../src/policy/budgets/budget-period.js';
 import type { Budget } from '../../../../../src/keys/budget.js';
-import { MemoryBudgetLedger } from '../../../../../src/policy/budgets/memory-budget-ledger.js';
 import { FallbackBudgetLedger } from '../../../../../src/policy/budgets/redis/fallback-budget-ledger.js';
 import { budgetCounterKey, RedisBudgetLedger } from '../../../../../src/policy/budgets/redis/redis-budget-ledger.js';
 import { GuardedRedis } from '../../../../../src/stores/redis/guarded-redis.js';
@@ -60,14 +59,17 @@ t.test('two instances share the counters: 50 parallel requests never pass a hard
   setSeed(0.1 * DOLLAR);
   const c = [charge(monthly(1), NOV)];
   const decisions = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? one : two).reserve(c, 0.03 * DOLLAR)));
-  t.equal(decisions.filter((d) => d.allowed).length, 30, '$0.10 seeded + 30 × $0.03 = $1.00 fits, no more');
+  // Each instance spends its own lease first; what is left at the end may lie in two leases, neither
+  // alone enough for one more $0.03: at most one request fewer than the amount would fit.
+  const admitted = decisions.filter((d) => d.allowed).length;
+  t.ok(admitted === 29 || admitted === 30, `$0.10 seeded + ${admitted} × $0.03: $1.00 fits 30, no more`);
   // Concurrent first uses share one seeding per instance, but a request told "seed" after that seeding
   // finished asks again (on a loaded machine it happens): harmless, the script keeps the counter the
   // first seed created. What matters is that the counter was seeded and every ask was for this period.
   t.ok(seedAsks.length >= 1, 'the counter was seeded from the store');
   t.same(new Set(seedAsks), new Set([`customer:${c[0]!.window.name}`]), 'every seed asked for was this period\'s counter');
   const seen = await one.reserve(c, 0);
-  t.equal(seen.spentBefore[0], DOLLAR);
+  t.equal(seen.spentBefore[0], 0.1 * DOLLAR + admitted * 0.03 * DOLLAR, 'what was spent and held, leases left out');
 });
 
 t.test('settle with the real cost through either instance; a debt refuses the next request', async (t) => {
@@ -79,7 +81,7 @@ t.test('settle with the real cost through either instance; a debt refuses the ne
   const big = (await two.reserve(c, 0.1 * DOLLAR)) as Extract<BudgetDecision, { allowed: true }>;
   await two.settle(big.hold, 1.5 * DOLLAR);
   const after = await one.reserve(c, 0);
-  t.same(after, { allowed: false, refusedBy: 0, spentBefore: [1.7 * DOLLAR, 1.7 * DOLLAR] }, 'the key budget went negative by that request; the next is refused');
+  t.same([after.allowed, after.allowed ? -1 : after.refusedBy, after.spentBefore], [false, 0, [1.7 * DOLLAR, 1.7 * DOLLAR]], 'the key budget went negative by that request; the next is refused');
 });
 
 t.test('the Redis script and firstRefusal agree, case by case', async (t) => {
@@ -129,16 +131,14 @@ t.test('seeded from the store at first use and after a flush; each period its ow
   t.equal(await admin.pTTL(budgetCounterKey(prefix, total[0])), -1, 'a total budget never expires');
 });
 
-t.test('Redis not answering: the fallback counts locally with its share, and says so once', async (t) => {
+t.test('Redis not answering from the start: a hard budget (no lease held) is refused, a soft one counted; said once', async (t) => {
   const { prefix } = await setup(t);
   const down = new GuardedRedis({ url: 'redis://127.0.0.1:1', connectTimeoutMs: 200 });
   t.notOk(await down.start(), 'nothing listens there');
   t.teardown(() => down.close());
   const logs: string[] = [];
-  const local = new MemoryBudgetLedger(async () => 0, { share: () => 2 });
-  const ledger = new FallbackBudgetLedger(new RedisBudgetLedger(down, prefix, async () => 0), down, local, (event) => logs.push(event));
-  const c = [charge(monthly(1), NOV)];
-  t.ok((await ledger.reserve(c, 0.5 * DOLLAR)).allowed, 'half of $1 is this instance\'s share');
-  t.notOk((await ledger.reserve(c, 0.01 * DOLLAR)).allowed, 'past its share');
+  const ledger = new FallbackBudgetLedger(new RedisBudgetLedger(down, prefix, async () => 0), down, async () => 0, (event) => logs.push(event));
+  t.notOk((await ledger.reserve([charge(monthly(1), NOV)], 0.01 * DOLLAR)).allowed, 'a hard budget: nothing set aside for this instance');
+  t.ok((await ledger.reserve([charge(monthly(1, 'soft'), NOV)], 5 * DOLLAR)).allowed, 'a soft budget: counted here');
   t.same(logs, ['fallback'], 'logged once');
 });
