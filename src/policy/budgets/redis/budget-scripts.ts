@@ -168,3 +168,35 @@ redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 return 1
 `);
+
+/**
+ * A hold whose reservation this instance gave up waiting for (the call passed its deadline, and the
+ * request was decided here instead), in case the script ran after all: it must not count as in flight
+ * for 15 minutes (nothing would be admitted alone meanwhile) nor as spent.
+ * KEYS: the counters, then their in-flight sets, leases and lease ends, as BUDGET_RESERVE_SCRIPT's.
+ * ARGV[1]: the hold id; ARGV[2]: the instance's id; ARGV[3]: the hold (nano-dollars); ARGV[4]: a lease
+ * end (ms); then per counter '1' for a hard budget or '0', then per counter its expireAtMs ('' = never).
+ * Where the hold is found, on a hard budget it becomes part of the instance's lease (the counter keeps
+ * it): the script may have taken part of the hold from that lease, which this instance, unaware, may
+ * have spent alone meanwhile, so the lease is made whole, never short. On a soft budget it leaves the
+ * counter.
+ */
+export const BUDGET_RECLAIM_SCRIPT: LuaScript = luaScript(`
+local n = #KEYS / 4
+for i = 1, n do
+  if redis.call('ZREM', KEYS[n + i], ARGV[1]) == 1 then
+    if ARGV[4 + i] == '1' then
+      redis.call('HINCRBY', KEYS[2 * n + i], ARGV[2], ARGV[3])
+      redis.call('ZADD', KEYS[3 * n + i], 'GT', ARGV[4], ARGV[2])
+      local expireAt = ARGV[4 + n + i]
+      if expireAt ~= '' then
+        redis.call('PEXPIREAT', KEYS[2 * n + i], expireAt)
+        redis.call('PEXPIREAT', KEYS[3 * n + i], expireAt)
+      end
+    elseif redis.call('EXISTS', KEYS[i]) == 1 then
+      redis.call('DECRBY', KEYS[i], ARGV[3])
+    end
+  end
+end
+return 1
+`);

@@ -196,7 +196,9 @@ export class FallbackBudgetLedger implements BudgetLedger {
       this.owed = true;
       failed = true;
     };
-    this.handingOver = Promise.all(spend.map((s) => this.shared.addSpent(s).then((leaseAfter) => handedOver(s, leaseAfter), () => kept(s)))).then(() => {
+    const handOvers = spend.map((s) => this.shared.addSpent(s).then((leaseAfter) => handedOver(s, leaseAfter), () => kept(s)));
+    // Reservations given up on while this instance decided alone may have run in Redis after all.
+    this.handingOver = Promise.all([...handOvers, this.shared.reclaimAbandoned()]).then(() => {
       this.handOverFailed = failed;
       this.handingOver = null;
     });

@@ -10,7 +10,7 @@ import type { ScriptRunner } from '../../../stores/redis/lua-script.js';
 import { KEEP_AFTER_PERIOD_MS } from '../budget-period.js';
 import { counterName, type BudgetCharge, type BudgetDecision, type BudgetHold, type BudgetLedger, type SeedSpend } from '../budget-ledger.js';
 import type { UnsharedSpend } from '../memory-budget-ledger.js';
-import { BUDGET_HAND_OVER_SCRIPT, BUDGET_RELEASE_LEASE_SCRIPT, BUDGET_RESERVE_SCRIPT, BUDGET_SETTLE_SCRIPT } from './budget-scripts.js';
+import { BUDGET_HAND_OVER_SCRIPT, BUDGET_RECLAIM_SCRIPT, BUDGET_RELEASE_LEASE_SCRIPT, BUDGET_RESERVE_SCRIPT, BUDGET_SETTLE_SCRIPT } from './budget-scripts.js';
 
 export class RedisBudgetHold implements BudgetHold {
   constructor(
@@ -47,6 +47,15 @@ export interface RedisBudgetLedgerOptions {
   leaseDivisor?: () => number;
 }
 
+/** A reservation given up on (its call failed or passed its deadline): the script may have run anyway. */
+interface AbandonedHold {
+  readonly keys: readonly string[];
+  readonly args: readonly string[];
+}
+
+/** Abandoned holds remembered until Redis answers again; past it the oldest are forgotten (they end by themselves). */
+const MAX_ABANDONED = 10_000;
+
 /** The names of a counter's leases and of their ends in Redis. */
 function leaseKeys(counter: string): [string, string] {
   return [`${counter}:lease`, `${counter}:lease-end`];
@@ -64,6 +73,7 @@ function counterKey(prefix: string, customerId: string, name: string): string {
 export class RedisBudgetLedger implements BudgetLedger {
   /** Store reads under way, by counter: requests arriving together at a period's start share one. */
   private readonly seeding = new SingleFlight<number>();
+  private abandoned: AbandonedHold[] = [];
 
   readonly instanceId: string;
   private readonly leaseDivisor: () => number;
@@ -86,10 +96,16 @@ export class RedisBudgetLedger implements BudgetLedger {
     const leases = counters.map(leaseKeys);
     const keys = [...counters, ...counters.map((k) => `${k}:flight`), ...leases.map((l) => l[0]), ...leases.map((l) => l[1])];
     const hold = { id: randomUUID(), nanoUsd, baseNanoUsd };
-    let reply = await this.run(keys, charges, hold, now, null);
-    if (reply[0] === 'seed') {
-      const seeds = await Promise.all(charges.map((c, i) => this.seeding.run(counters[i], () => this.seed(c))));
-      reply = await this.run(keys, charges, hold, now, seeds);
+    let reply: string[];
+    try {
+      reply = await this.run(keys, charges, hold, now, null);
+      if (reply[0] === 'seed') {
+        const seeds = await Promise.all(charges.map((c, i) => this.seeding.run(counters[i], () => this.seed(c))));
+        reply = await this.run(keys, charges, hold, now, seeds);
+      }
+    } catch (err) {
+      this.abandon(keys, charges, hold.id, nanoUsd, now);
+      throw err;
     }
     const spentBefore = reply.slice(2, 2 + n).map(Number);
     const leased = reply.slice(2 + n).map(Number);
@@ -114,10 +130,38 @@ export class RedisBudgetLedger implements BudgetLedger {
     return Number(await this.redis.evalScript(BUDGET_HAND_OVER_SCRIPT, [counter, leaseKeys(counter)[0]], args));
   }
 
+  /**
+   * Undoes, where they ran after all, the reservations given up on since the last call (BUDGET_RECLAIM_SCRIPT).
+   * One that fails is kept for the next call.
+   */
+  async reclaimAbandoned(): Promise<void> {
+    const abandoned = this.abandoned;
+    this.abandoned = [];
+    await Promise.all(
+      abandoned.map((a) =>
+        this.redis.evalScript(BUDGET_RECLAIM_SCRIPT, [...a.keys], [...a.args]).catch(() => {
+          if (this.abandoned.length < MAX_ABANDONED) this.abandoned.push(a);
+        }),
+      ),
+    );
+  }
+
+  /** Reservations given up on and not reclaimed yet. */
+  get abandonedHolds(): number {
+    return this.abandoned.length;
+  }
+
   /** Gives this instance's lease on a counter (counterName's) back to the others. */
   async releaseLease(customerId: string, name: string): Promise<void> {
     const counter = counterKey(this.prefix, customerId, name);
     await this.redis.evalScript(BUDGET_RELEASE_LEASE_SCRIPT, [counter, ...leaseKeys(counter)], [this.instanceId]);
+  }
+
+  private abandon(keys: readonly string[], charges: readonly BudgetCharge[], holdId: string, nanoUsd: number, now: number): void {
+    if (this.abandoned.length >= MAX_ABANDONED) this.abandoned.shift();
+    const hard = charges.map((c) => (c.budget.mode === 'hard' ? '1' : '0'));
+    const expireAt = charges.map((c) => (c.window.resetsAt === null ? '' : String(c.window.resetsAt + KEEP_AFTER_PERIOD_MS)));
+    this.abandoned.push({ keys, args: [holdId, this.instanceId, String(nanoUsd), String(now + BUDGET_LEASE_MS), ...hard, ...expireAt] });
   }
 
   private async run(keys: string[], charges: readonly BudgetCharge[], hold: { id: string; nanoUsd: number; baseNanoUsd: number }, now: number, seeds: number[] | null): Promise<string[]> {

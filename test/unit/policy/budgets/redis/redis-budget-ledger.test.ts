@@ -59,10 +59,13 @@ t.test('two instances share the counters: 50 parallel requests never pass a hard
   setSeed(0.1 * DOLLAR);
   const c = [charge(monthly(1), NOV)];
   const decisions = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? one : two).reserve(c, 0.03 * DOLLAR)));
-  // Each instance spends its own lease first; what is left at the end may lie in two leases, neither
-  // alone enough for one more $0.03: at most one request fewer than the amount would fit.
+  // Each instance spends its own lease first. What is left at the end may lie in a lease: of an
+  // instance whose 25 requests were all admitted (the other's then are refused only once what is free
+  // and its own lease are below $0.03), or in both leases, neither enough alone for $0.03 (then at
+  // most one request fewer than fit). Never more than fit.
   const admitted = decisions.filter((d) => d.allowed).length;
-  t.ok(admitted === 29 || admitted === 30, `$0.10 seeded + ${admitted} × $0.03: $1.00 fits 30, no more`);
+  t.ok(admitted <= 30, `$0.10 seeded + ${admitted} × $0.03: $1.00 fits 30, no more`);
+  t.ok(admitted >= 25, `and leases left at most what one instance's requests did not need (${admitted} admitted)`);
   // Concurrent first uses share one seeding per instance, but a request told "seed" after that seeding
   // finished asks again (on a loaded machine it happens): harmless, the script keeps the counter the
   // first seed created. What matters is that the counter was seeded and every ask was for this period.
@@ -141,4 +144,41 @@ t.test('Redis not answering from the start: a hard budget (no lease held) is ref
   t.notOk((await ledger.reserve([charge(monthly(1), NOV)], 0.01 * DOLLAR)).allowed, 'a hard budget: nothing set aside for this instance');
   t.ok((await ledger.reserve([charge(monthly(1, 'soft'), NOV)], 5 * DOLLAR)).allowed, 'a soft budget: counted here');
   t.same(logs, ['fallback'], 'logged once');
+});
+
+t.test('a reservation given up on that ran after all: reclaimed, a hard one into the lease, a soft one out of the counter', async (t) => {
+  const { admin, prefix, redis } = await setup(t);
+  let loseReply = false;
+  // The script runs in Redis, and the reply is lost on the way back (as when a call passes its deadline).
+  const lossy = {
+    evalScript: async (...args: Parameters<GuardedRedis['evalScript']>) => {
+      const reply = await redis.evalScript(...args);
+      if (loseReply) throw new Error('redis command timed out after 100 ms');
+      return reply;
+    },
+  };
+  const ledger = new RedisBudgetLedger(lossy, prefix, async () => 0, { instanceId: 'i1', leaseDivisor: () => 4 });
+  const hard = [charge(monthly(10), NOV)];
+  const soft = [charge(monthly(10, 'soft'), NOV, 'customer', 'cus_2')];
+  const first = (await ledger.reserve(hard, 0)) as Extract<BudgetDecision, { allowed: true }>;
+  await ledger.settle(first.hold, 0);
+  const counter = budgetCounterKey(prefix, hard[0]);
+  t.equal(Number(await admin.get(counter)), 2.5 * DOLLAR, 'a $2.50 lease');
+  loseReply = true;
+  await t.rejects(ledger.reserve(hard, 1 * DOLLAR), /timed out/);
+  await t.rejects(ledger.reserve(soft, 1 * DOLLAR), /timed out/);
+  t.equal(ledger.abandonedHolds, 2, 'both remembered');
+  t.equal(await admin.zCard(`${counter}:flight`), 1, 'the hard one ran: a hold in flight that nobody will settle');
+  // $1 of the $2.50 lease taken, then the lease topped up to a quarter of the $9 free: $2.25.
+  t.equal(await admin.hGet(`${counter}:lease`, 'i1'), String(2.25 * DOLLAR), 'taken from the lease, which was then topped up');
+  t.equal(Number(await admin.get(counter)), 3.25 * DOLLAR, 'the counter: the hold and the lease');
+  loseReply = false;
+  await ledger.reclaimAbandoned();
+  t.equal(ledger.abandonedHolds, 0);
+  t.equal(await admin.zCard(`${counter}:flight`), 0, 'no longer in flight: a request may be admitted alone again');
+  t.equal(await admin.hGet(`${counter}:lease`, 'i1'), String(3.25 * DOLLAR), 'the hold became lease: never short of what this instance may have spent alone');
+  t.equal(Number(await admin.get(counter)), 3.25 * DOLLAR, 'the counter unchanged: nothing else may spend it');
+  t.equal(Number(await admin.get(budgetCounterKey(prefix, soft[0]))), 0, 'the soft one left its counter');
+  await ledger.reclaimAbandoned();
+  t.equal(await admin.hGet(`${counter}:lease`, 'i1'), String(3.25 * DOLLAR), 'reclaimed once only');
 });
