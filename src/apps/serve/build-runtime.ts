@@ -121,7 +121,8 @@ export async function buildRuntime(config: GatewayConfig, overrides: BuildOption
         await Promise.all(providers.map((p) => p.client.close().catch(() => p.client.destroy())));
         await translatePool?.close();
         await auditRetention.close();
-        // Spend counted here while Redis did not answer goes to the fleet's counters if it answers now.
+        // Spend counted here while Redis did not answer goes to the fleet's counters if it answers now,
+        // and this instance's budget leases go back to the others.
         await budgets.flush?.();
         await fleetCoolDowns?.close();
         await shared?.close();
