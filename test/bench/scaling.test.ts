@@ -4,6 +4,11 @@
 import t from 'tap';
 import { commandCalls, formatScaling, growth, runScaling, sectionOf, split } from '../../bench/tools/scaling.js';
 
+// Each run starts a fleet (instances, HAProxy) per size, a few seconds of CPU each: the file had 48 s of
+// wall time on an idle machine and passed tap's 120 s at a load of 15 (a full suite beside other work).
+// Room for a loaded machine; the work itself is as short as shows every number produced.
+t.setTimeout(400_000);
+
 t.test('a counter splits into the idle rate per instance and what each request adds', async (t) => {
   const cases = [
     // 2 instances idle 10 over 5 s (1/s each); under load 110 over 10 s for 50 requests: 20 of it idle.
