@@ -35,6 +35,8 @@ export interface PoolPhaseOptions {
   threads: number;
   connections: number;
   durationSec: number;
+  /** Each window ends after this many answers instead of durationSec (null: after durationSec). */
+  windowRequests: number | null;
   warmupSec: number;
   rounds: number;
   log: (line: string) => void;
@@ -55,7 +57,7 @@ export async function runPoolPhase(p: Processes, scenario: Scenario, opts: PoolP
     if (opts.warmupSec > 0) for (const v of variants) await measureWindow(p, endpoints[v], scenario, opts.connections, opts.warmupSec);
     const windows: Record<Variant, Window[]> = { inline: [], pool: [] };
     for (let r = 0; r < opts.rounds; r++) {
-      for (const v of rotate(variants, r)) windows[v].push(await measureWindow(p, endpoints[v], scenario, opts.connections, opts.durationSec));
+      for (const v of rotate(variants, r)) windows[v].push(await measureWindow(p, endpoints[v], scenario, opts.connections, opts.durationSec, opts.windowRequests ?? undefined));
     }
     const result = { inline: summarize(windows.inline), pool: summarize(windows.pool) };
     const winner = poolWins(result.inline, result.pool) ? 'pool' : 'inline';
