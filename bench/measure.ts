@@ -20,17 +20,23 @@ export interface Window {
   answered: number;
 }
 
-export async function measureWindow(p: Processes, endpoint: Endpoint, scenario: Scenario, connections: number, seconds: number): Promise<Window> {
+/**
+ * `amount`: the window ends after that many answers of the scenario's load instead of after `seconds`
+ * (the mixed-in load and the probe stop with it; `seconds` still bounds them). A smoke run's windows: on a
+ * loaded machine every window still gets its answers, on an idle one it does not run longer than that.
+ */
+export async function measureWindow(p: Processes, endpoint: Endpoint, scenario: Scenario, connections: number, seconds: number, amount?: number): Promise<Window> {
   const { url, proxy, kind: target } = endpoint;
   await Promise.all([p.simulator.reset(), proxy?.reset()]);
+  const ended = amount === undefined ? undefined : new AbortController();
   const [load, mixIn, probe] = await Promise.all([
-    runLoad({ url, connections, durationSec: seconds, requests: [requestFor(scenario, target)], expectStatus: scenario.expectStatus, overallRate: scenario.rate }),
+    runLoad({ url, connections, durationSec: seconds, amount, requests: [requestFor(scenario, target)], expectStatus: scenario.expectStatus, overallRate: scenario.rate }).finally(() => ended?.abort()),
     scenario.mixIn === undefined
       ? null
-      : runLoad({ url, connections: scenario.mixIn.connections, durationSec: seconds, requests: [requestFor(scenario, target, true)], expectStatus: scenario.expectStatus, overallRate: scenario.mixIn.rate, timeoutSec: 30 }),
+      : runLoad({ url, connections: scenario.mixIn.connections, durationSec: seconds, requests: [requestFor(scenario, target, true)], expectStatus: scenario.expectStatus, overallRate: scenario.mixIn.rate, timeoutSec: 30, stop: ended?.signal }),
     scenario.stream === null
       ? null
-      : runProbe({ url, request: requestFor(scenario, target), expectStatus: scenario.expectStatus, stream: target === 'gateway' ? scenario.stream : 'messages', durationMs: seconds * 1000 }),
+      : runProbe({ url, request: requestFor(scenario, target), expectStatus: scenario.expectStatus, stream: target === 'gateway' ? scenario.stream : 'messages', durationMs: seconds * 1000, stop: ended?.signal }),
   ]);
   const [simulator, proxyStats] = await Promise.all([p.simulator.stats(), proxy?.stats() ?? null]);
   const answered = load.ok + load.unexpected + (mixIn ? mixIn.ok + mixIn.unexpected : 0) + (probe ? probe.latencyMs.size : 0);

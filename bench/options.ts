@@ -8,6 +8,11 @@ export type Phase = (typeof PHASES)[number];
 export interface BenchOptions {
   /** Seconds of load per scenario, target and round. */
   durationSec: number;
+  /**
+   * Each window of the scenarios and pool phases ends after this many answers instead of durationSec
+   * (null: after durationSec). For a smoke run (the suite's), whose numbers are not read.
+   */
+  windowRequests: number | null;
   connections: number;
   rounds: number;
   warmupSec: number;
@@ -38,7 +43,7 @@ export interface BenchOptions {
   verbose: boolean;
 }
 
-const USAGE = `usage: npm run bench -- [--duration S] [--connections N] [--rounds N] [--warmup S]
+const USAGE = `usage: npm run bench -- [--duration S] [--window-requests N] [--connections N] [--rounds N] [--warmup S]
   [--scenarios a,b] [--phases ${PHASES.join(',')}] [--probe S] [--streams N] [--hold S]
   [--pool-threads N] [--memory-requests N] [--log-level L] [--profile] [--gateway-env K=V ...] [--results DIR] [--results-md FILE|none] [--readme FILE|none] [--quiet]`;
 
@@ -48,6 +53,7 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     strict: true,
     options: {
       duration: { type: 'string' },
+      'window-requests': { type: 'string' },
       connections: { type: 'string' },
       rounds: { type: 'string' },
       warmup: { type: 'string' },
@@ -72,6 +78,7 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   const pick = (flag: string | undefined, name: string) => flag ?? env[`BENCH_${name}`];
   return {
     durationSec: num(pick(values.duration, 'DURATION'), 5, 'duration'),
+    windowRequests: optionalInt(pick(values['window-requests'], 'WINDOW_REQUESTS'), 'window-requests'),
     connections: int(pick(values.connections, 'CONNECTIONS'), 32, 'connections'),
     rounds: int(pick(values.rounds, 'ROUNDS'), 3, 'rounds'),
     warmupSec: num(pick(values.warmup, 'WARMUP'), 2, 'warmup', 0),
@@ -110,6 +117,10 @@ function int(raw: string | undefined, fallback: number, name: string): number {
   const n = num(raw, fallback, name);
   if (!Number.isInteger(n)) throw new UsageError(`--${name} must be a whole number, got "${raw}"`);
   return n;
+}
+
+function optionalInt(raw: string | undefined, name: string): number | null {
+  return raw === undefined || raw === '' ? null : int(raw, 0, name);
 }
 
 function list(raw: string | undefined): string[] {

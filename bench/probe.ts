@@ -13,6 +13,8 @@ export interface ProbeSpec {
   /** Stop after this long, or after maxRequests, whichever comes first. */
   durationMs: number;
   maxRequests?: number;
+  /** Stops before the next request once aborted (the request under way ends first). */
+  stop?: AbortSignal;
 }
 
 export interface ProbeResult {
@@ -33,7 +35,7 @@ export async function runProbe(spec: ProbeSpec): Promise<ProbeResult> {
   const max = spec.maxRequests ?? Number.POSITIVE_INFINITY;
   const body = spec.request.body === undefined ? null : Buffer.from(spec.request.body);
   try {
-    for (let n = 0; n < max && performance.now() < until; n++) {
+    for (let n = 0; n < max && performance.now() < until && spec.stop?.aborted !== true; n++) {
       const start = performance.now();
       const res = await client.request({ method: spec.request.method, path: spec.request.path, headers: spec.request.headers, body });
       const detector = spec.stream === null ? null : new FirstTokenDetector(spec.stream);

@@ -8,21 +8,10 @@ import type { Window } from '../measure.js';
 import { combineWindows, round } from '../results.js';
 import type { Scenario } from '../scenarios.js';
 import type { Endpoint, Processes } from '../targets.js';
+import { poolWins, type PoolVariant } from './pool-decision.js';
 import { rotate } from './scenarios.js';
 
 type Variant = 'inline' | 'pool';
-
-export interface PoolVariant {
-  smallRps: number;
-  smallP50Ms: number;
-  smallP99Ms: number;
-  largeRps: number;
-  largeP99Ms: number;
-  eldP99Ms: number;
-  eldMaxMs: number;
-  cpuUsPerRequest: number;
-  rssPeakMiB: number;
-}
 
 export interface PoolResult {
   scenario: string;
@@ -35,6 +24,8 @@ export interface PoolPhaseOptions {
   threads: number;
   connections: number;
   durationSec: number;
+  /** Each window ends after this many answers instead of durationSec (null: after durationSec). */
+  windowRequests: number | null;
   warmupSec: number;
   rounds: number;
   log: (line: string) => void;
@@ -55,7 +46,7 @@ export async function runPoolPhase(p: Processes, scenario: Scenario, opts: PoolP
     if (opts.warmupSec > 0) for (const v of variants) await measureWindow(p, endpoints[v], scenario, opts.connections, opts.warmupSec);
     const windows: Record<Variant, Window[]> = { inline: [], pool: [] };
     for (let r = 0; r < opts.rounds; r++) {
-      for (const v of rotate(variants, r)) windows[v].push(await measureWindow(p, endpoints[v], scenario, opts.connections, opts.durationSec));
+      for (const v of rotate(variants, r)) windows[v].push(await measureWindow(p, endpoints[v], scenario, opts.connections, opts.durationSec, opts.windowRequests ?? undefined));
     }
     const result = { inline: summarize(windows.inline), pool: summarize(windows.pool) };
     const winner = poolWins(result.inline, result.pool) ? 'pool' : 'inline';
@@ -64,10 +55,6 @@ export async function runPoolPhase(p: Processes, scenario: Scenario, opts: PoolP
   } finally {
     await Promise.all([inline.stop(), pooled.stop()]);
   }
-}
-
-export function poolWins(inline: PoolVariant, pool: PoolVariant): boolean {
-  return pool.eldP99Ms < inline.eldP99Ms && pool.smallP50Ms <= 1.1 * inline.smallP50Ms && pool.smallP99Ms <= 1.1 * inline.smallP99Ms;
 }
 
 function summarize(windows: readonly Window[]): PoolVariant {

@@ -12,6 +12,8 @@ import { TARGETS, targetOf } from '../targets.js';
 export interface ScenarioPhaseOptions {
   connections: number;
   durationSec: number;
+  /** Each window ends after this many answers instead of durationSec (null: after durationSec). */
+  windowRequests: number | null;
   warmupSec: number;
   rounds: number;
   log: (line: string) => void;
@@ -34,7 +36,7 @@ async function runScenario(p: Processes, scenario: Scenario, opts: ScenarioPhase
   const windows: Record<TargetName, Window[]> = { direct: [], passthrough: [], gateway: [] };
   for (let r = 0; r < opts.rounds; r++) {
     for (const target of rotate(TARGETS, r)) {
-      const w = await measureWindow(p, targetOf(p, target), scenario, opts.connections, opts.durationSec);
+      const w = await measureWindow(p, targetOf(p, target), scenario, opts.connections, opts.durationSec, opts.windowRequests ?? undefined);
       windows[target].push(w);
       opts.log(`${scenario.name} round ${r + 1} ${target}: ${round(w.load.rps, 0)} req/s${w.load.unexpected > 0 ? `, ${w.load.unexpected} unexpected` : ''}`);
     }

@@ -60,6 +60,8 @@ export interface AbOptions {
   scenario: string;
   rounds: number;
   durationSec: number;
+  /** Each window ends after this many answers instead of durationSec: a test's short run, whose numbers are not read. */
+  windowRequests?: number;
   connections: number;
   /**
    * Pin the three proxies to the last core and the load generator, the simulator and these servers of the
@@ -96,7 +98,7 @@ export async function runAb(opts: AbOptions): Promise<AbSummary> {
       pinning = pinMeasuredAlone([p.passthrough.pid, a.pid, p.gateway.pid], [process.pid, p.simulator.pid], opts.pin.servers);
       opts.log(`pinned: the proxies on core ${pinning.measured}; load, simulator and ${opts.pin.servers.join(', ') || 'nothing else'} on ${pinning.others}`);
     }
-    const window = (t: AbTarget, seconds: number) => measureWindow(p, targets[t].endpoint, targets[t].scenario, opts.connections, seconds);
+    const window = (t: AbTarget, seconds: number) => measureWindow(p, targets[t].endpoint, targets[t].scenario, opts.connections, seconds, opts.windowRequests);
     for (const t of TARGETS) await window(t, Math.min(2, opts.durationSec));
     const rounds: AbRound[] = [];
     const rpsRounds: AbRound[] = [];

@@ -60,7 +60,10 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
     const key = created.stdout.trim();
     const out = join(dir, 'callgrind.out');
     // Threads apart: the main thread's count alone (V8's compiler and GC helper threads vary run to run).
-    const gateway = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, main, 'serve'], {
+    // Without the caller's NODE_OPTIONS, through `env -u` (it execs valgrind, so the pid is valgrind's): a
+    // test runner's module hooks, which its own spawn hook writes back into any environment given, would
+    // be emulated too; under the suite they cost as much CPU as the gateway's whole start under valgrind.
+    const gateway = spawn('env', ['-u', 'NODE_OPTIONS', 'valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, main, 'serve'], {
       env,
       stdio: ['ignore', 'pipe', 'ignore'],
     });

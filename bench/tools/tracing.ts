@@ -50,6 +50,8 @@ export interface TracingCostOptions {
   scenarios: readonly string[];
   rounds: number;
   durationSec: number;
+  /** Each window ends after this many answers instead of durationSec (runAb's): a test's short run. */
+  windowRequests?: number;
   connections: number;
   protocol: 'http/protobuf' | 'http/json';
   pin: boolean;
@@ -69,6 +71,7 @@ export async function measureTracingCost(opts: TracingCostOptions): Promise<Trac
         scenario,
         rounds: opts.rounds,
         durationSec: opts.durationSec,
+        windowRequests: opts.windowRequests,
         connections: opts.connections,
         pin: opts.pin ? { servers: [] } : null,
         log: (line) => opts.log(`${scenario}: ${line.replace(' A ', ' off ').replace(' B ', ' on ').replace('B/A', 'on/off')}`),

@@ -1,10 +1,10 @@
 // The unit groups cover every unit file exactly once, and a group runner exists for every group.
 import { existsSync } from 'node:fs';
 import t from 'tap';
-import { filesOfGroup, groupOf, UNIT_GROUP_COUNT, unitTestFiles } from './groups.js';
+import { filesOfGroup, groupOf, UNIT_GROUP_COUNT, compiledTestFiles } from './groups.js';
 
 t.test('every compiled unit file is in exactly one group', async (t) => {
-  const files = unitTestFiles();
+  const files = compiledTestFiles();
   t.ok(files.length > 100, `found ${files.length} unit files`);
   const grouped = [];
   for (let g = 1; g <= UNIT_GROUP_COUNT; g++) {
@@ -23,7 +23,7 @@ t.test('a file keeps its group when other files come and go', async (t) => {
 });
 
 t.test('fixtures and helpers are not run as tests', async (t) => {
-  t.notOk(unitTestFiles().some((f) => f.includes('/fixtures/') || !f.endsWith('.test.js')));
+  t.notOk(compiledTestFiles().some((f) => f.includes('/fixtures/') || !f.endsWith('.test.js')));
 });
 
 t.test('a runner file for every group', async (t) => {

@@ -14,8 +14,8 @@ export const UNIT_GROUP_COUNT = 3;
 /** The compiled unit tests: `dist/test/unit/`, beside this file's own compiled folder. */
 export const UNIT_DIR = fileURLToPath(new URL('../unit/', import.meta.url));
 
-/** Every `*.test.js` under `dir`, as paths relative to it with `/`, sorted. */
-export function unitTestFiles(dir: string = UNIT_DIR): string[] {
+/** Every `*.test.js` under `dir` (fixtures left out), as paths relative to it with `/`, sorted: the unit files, or the browser files (`all-browser/`). */
+export function compiledTestFiles(dir: string = UNIT_DIR): string[] {
   return (readdirSync(dir, { recursive: true, encoding: 'utf8' }) as string[])
     .map((p) => p.split('\\').join('/'))
     .filter((p) => p.endsWith('.test.js') && !p.split('/').includes('fixtures'))
@@ -39,7 +39,7 @@ export function filesOfGroup(group: number, files: string[], count: number = UNI
  * failure points at the unit file, not at this group.
  */
 export async function runUnitGroup(group: number): Promise<void> {
-  for (const file of filesOfGroup(group, unitTestFiles())) {
+  for (const file of filesOfGroup(group, compiledTestFiles())) {
     await import(pathToFileURL(join(UNIT_DIR, file)).href);
   }
 }

@@ -1,7 +1,6 @@
 // The pool phase's decision rule: lower event-loop delay, small requests not more than 10% slower.
 import t from 'tap';
-import type { PoolVariant } from '../../bench/phases/pool.js';
-import { poolWins } from '../../bench/phases/pool.js';
+import { poolWins, type PoolVariant } from '../../bench/phases/pool-decision.js';
 
 const inline: PoolVariant = {
   smallRps: 400, smallP50Ms: 10, smallP99Ms: 40, largeRps: 8, largeP99Ms: 90, eldP99Ms: 16, eldMaxMs: 22, cpuUsPerRequest: 460, rssPeakMiB: 150,

@@ -1,7 +1,7 @@
 // The route-choice count's section: both counts, their difference and its share, judged against the
 // goal's share of a request (the count itself is bench/tools/instructions.ts, tested in its own file).
 import t from 'tap';
-import { routeChoiceSection } from '../../bench/tools/route-choice-instructions.js';
+import { routeChoiceSection } from '../../bench/tools/route-choice-section.js';
 
 const at = new Date('2026-11-28T13:40:00Z');
 

@@ -1,27 +1,24 @@
-// `model-gateway keys update` end to end: the real binary (dist/src/main.js) in its own process on a real
+// `model-gateway keys update` end to end: the command line as the binary runs it (runCli, in process, as
+// the other CLI tests do: 23 runs of the binary, each a process loading the gateway, were most of this
+// file's time; `one-line-errors.test.ts` keeps the binary's own stdout, stderr and exit code) on a real
 // SQLite file. Only the flags given change, `none` removes a setting, --json prints the key without its
 // secret, bad values are one line with the exit code of the other CLI errors, and an edit is one audit row.
 import t, { type Test } from 'tap';
-import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { openDatabase } from '../../../src/stores/sqlite/open.js';
 import { SqliteKeyStore } from '../../../src/stores/sqlite/sqlite-key-store.js';
 import { SqliteAuditStore } from '../../../src/stores/sqlite/sqlite-audit-store.js';
 import { KeyCache } from '../../../src/keys/key-cache.js';
 import { parseKey } from '../../../src/keys/key-format.js';
-import { GATEWAY_MAIN, runNode } from '../../helpers/child-node.js';
+import { tempCli } from '../../helpers/temp-cli.js';
 
-t.setTimeout(300_000);
-
-function tempBinary(t: Test) {
-  const file = join(t.testdir(), 'gateway.db');
-  const url = `file:${file}`;
-  const cli = (...argv: string[]) => runNode(GATEWAY_MAIN, argv, { DATABASE_URL: url, LOG_LEVEL: 'silent' });
-  return { cli, url, file };
+function cliOnTempFile(t: Test) {
+  const { cli, url } = tempCli(t);
+  return { cli, url, file: url.slice('file:'.length) };
 }
 
 t.test('keys update changes only the flags given; none removes; --json never shows the secret', async (t) => {
-  const { cli, url, file } = tempBinary(t);
+  const { cli, url, file } = cliOnTempFile(t);
   const created = await cli('keys', 'create', '--customer', 'acme', '--name', 'ci', '--models', 'claude-haiku-4-5-20251001', '--rpm', '60', '--tpm', '1000', '--budget', '5', '--budget-period', 'day');
   t.equal(created.code, 0, created.stderr);
   const key = created.stdout.trim();
@@ -72,7 +69,7 @@ t.test('keys update changes only the flags given; none removes; --json never sho
 });
 
 t.test('bad input: one line on stderr, the exit code of the other CLI errors, nothing changed', async (t) => {
-  const { cli, url } = tempBinary(t);
+  const { cli, url } = cliOnTempFile(t);
   const created = await cli('keys', 'create', '--customer', 'acme', '--name', 'ci', '--rpm', '60', '--json');
   const { id, key } = JSON.parse(created.stdout) as { id: string; key: string };
   const cases: Array<[argv: string[], code: number, line: RegExp]> = [
@@ -109,7 +106,7 @@ t.test('bad input: one line on stderr, the exit code of the other CLI errors, no
 });
 
 t.test('--help describes keys update', async (t) => {
-  const { cli } = tempBinary(t);
+  const { cli } = cliOnTempFile(t);
   const help = await cli('keys', '--help');
   t.match(help.stdout, /keys update <id> \[--name <label>\] \[--expires <ISO-8601>\|none\] \[--models <id,id>\|all\] \[--rpm N\|none\] \[--tpm N\|none\]/);
 });
