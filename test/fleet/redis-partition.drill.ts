@@ -29,7 +29,10 @@ t.test(`Redis partitioned for ${CUT_MS / 1000} s under load: no failed request${
   const origin = performance.now();
   const load = startLoad(fleet.url, drill.key, 6);
   await sleep(1000);
-  const before = await redisUp();
+  // Every instance up before the cut: waited for, since on a loaded machine a slow call may open an
+  // instance's breaker for a moment (its probe closes it again).
+  const upBefore = await allReport(1, EVENT_BOUND_MS);
+  const before = upBefore === null ? await redisUp() : [1, 1, 1];
 
   const cutAt = performance.now();
   drill.relay('redis').drop();
@@ -57,7 +60,7 @@ t.test(`Redis partitioned for ${CUT_MS / 1000} s under load: no failed request${
   const slowList = slow.slice(0, 20).map((o) => `${describe(o, origin)} waited ${Math.round(waitedMs(o))} ms`);
   timingClaim(t, slow.length === 0, `no request waited ${SLOW_MS} ms or more${slowList.length > 0 ? `: ${slowList.join('; ')}` : ''}`);
   t.ok(during.length >= STEADY_DURING_CUT, `steady load throughout the cut (${during.length} requests sent during it)`);
-  t.same(before, [1, 1, 1], 'Redis up on every instance before the cut');
+  t.ok(upBefore !== null, `Redis up on every instance before the cut (${before.join(',')})`);
   t.same(atEndOfCut, [0, 0, 0], 'Redis down on every instance during the cut');
   t.not(upAfter, null, 'Redis up again on every instance after the restore');
 });
