@@ -2,7 +2,8 @@
 // mapped, and every frame they produce comes back as one string (one socket write). The stream relay
 // (src/gateway/relay/relay-answer.ts) calls it for every chunk the provider sends.
 import { frameText, type Frame } from './frames.js';
-import { SseParser, type SseEvent } from './parser.js';
+import { NamedEventReader } from './named-events.js';
+import type { SseEvent } from './parser.js';
 
 /** Maps each input to any number of outputs, and gives some more when the input ended normally. */
 export interface StreamMapper<In, Out> {
@@ -14,14 +15,28 @@ export interface StreamMapper<In, Out> {
 export class Reframer {
   /** Frames produced so far: lets the caller see when more than the opening frame has gone out. */
   frames = 0;
-  private readonly parser: SseParser;
+  private readonly parser: NamedEventReader;
   private text = '';
 
+  /**
+   * The events are read by a NamedEventReader (the usual shape in place, anything else by the general
+   * parser); `hot` names the event most of the stream is made of, recognised by one compare.
+   */
   constructor(
     private readonly mapper: StreamMapper<SseEvent, Frame>,
-    options: ConstructorParameters<typeof SseParser>[1] = {},
+    options: ConstructorParameters<typeof NamedEventReader>[1] = {},
   ) {
-    this.parser = new SseParser((ev) => this.append(this.mapper.map(ev)), options);
+    const map = (ev: SseEvent) => this.append(this.mapper.map(ev));
+    const hot = options.hot;
+    const hotHeadLength = hot?.dataHead.length ?? 0;
+    this.parser = new NamedEventReader(
+      {
+        named: (text, nameStart, nameEnd, dataStart, dataEnd) => map({ event: text.slice(nameStart, nameEnd), data: text.slice(dataStart, dataEnd) }),
+        event: map,
+        hot: (text, afterHead, dataEnd) => map({ event: hot!.name, data: text.slice(afterHead - hotHeadLength, dataEnd) }),
+      },
+      options,
+    );
   }
 
   /** The frames this chunk completed ('' for none). Throws when the bytes cannot be parsed (an oversized event). */
