@@ -31,6 +31,8 @@ const CR = '\r';
 const BOM = 0xfeff;
 const EVENT_FIELD = 'event: ';
 const DATA_FIELD = 'data: ';
+/** An event still waiting for its end at this size goes to the general parser (see push). */
+const LONG_EVENT_CHARS = 64 * 1024;
 
 export class NamedEventReader {
   private readonly decoder = new StringDecoder('utf8');
@@ -97,8 +99,12 @@ export class NamedEventReader {
       pos = dataEnd + 2;
     }
     if (pos < len) {
-      this.rest = pos === 0 ? text : text.slice(pos);
-      if (this.rest.length > this.maxEventChars) throw new SseEventTooLargeError(this.maxEventChars);
+      const rest = pos === 0 ? text : text.slice(pos);
+      if (rest.length > this.maxEventChars) throw new SseEventTooLargeError(this.maxEventChars);
+      // Each chunk searches the waiting event again from its start: past this size the general parser,
+      // which searches only the new part of a line, reads on.
+      if (rest.length > LONG_EVENT_CHARS) return this.toGeneral(rest, 0, true);
+      this.rest = rest;
     }
   }
 

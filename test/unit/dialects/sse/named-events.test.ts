@@ -85,6 +85,16 @@ t.test('anything outside the usual shape goes to the general parser from that ev
   }
 });
 
+t.test('a long event arriving in many chunks: the same events (the general parser reads on past 64 KiB)', async (t) => {
+  const long = `event: message_start\ndata: {"a":1}\n\nevent: content_block_delta\ndata: {"text":"${'x'.repeat(200 * 1024)}"}\n\nevent: message_stop\ndata: {}\n\n`;
+  const bytes = Buffer.from(long);
+  const chunks: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += 1000) chunks.push(bytes.subarray(i, i + 1000));
+  const r = read(chunks);
+  t.equal(r.events, parse([bytes]));
+  t.ok(r.ways.has('general'));
+});
+
 t.test('an event larger than the limit throws, in place or in the general parser', async (t) => {
   const small = (text: string) => () => {
     const reader = new NamedEventReader({ named() {}, event() {} }, { maxEventChars: 64 });
