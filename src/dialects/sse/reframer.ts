@@ -8,6 +8,11 @@ import type { SseEvent } from './parser.js';
 /** Maps each input to any number of outputs, and gives some more when the input ended normally. */
 export interface StreamMapper<In, Out> {
   map(input: In): Out[];
+  /**
+   * The Reframer's hot event (its `hot` option) with where it lies in the chunk's text, for a mapper
+   * that reads more of it in place; without this, such an event goes to map() like any other.
+   */
+  mapHot?(input: In, text: string, afterHead: number, dataEnd: number): Out[];
   /** Called once when the input ended normally (not on error): the last outputs. */
   end(): Out[];
 }
@@ -33,7 +38,10 @@ export class Reframer {
       {
         named: (text, nameStart, nameEnd, dataStart, dataEnd) => map({ event: text.slice(nameStart, nameEnd), data: text.slice(dataStart, dataEnd) }),
         event: map,
-        hot: (text, afterHead, dataEnd) => map({ event: hot!.name, data: text.slice(afterHead - hotHeadLength, dataEnd) }),
+        hot: (text, afterHead, dataEnd) => {
+          const ev = { event: hot!.name, data: text.slice(afterHead - hotHeadLength, dataEnd) };
+          this.append(this.mapper.mapHot === undefined ? this.mapper.map(ev) : this.mapper.mapHot(ev, text, afterHead, dataEnd));
+        },
       },
       options,
     );

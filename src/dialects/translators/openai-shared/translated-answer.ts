@@ -92,6 +92,11 @@ export class ReframedStream implements StreamTranslation {
           relayed.event(ev.data);
           return translator.map(ev);
         },
+        // A delta the reader recognised by its head: counted from there, without comparing the head again.
+        mapHot(ev, text, afterHead, dataEnd) {
+          relayed.deltaAt(text, afterHead, dataEnd);
+          return translator.map(ev);
+        },
         end: () => translator.end(),
       },
       { hot: { name: 'content_block_delta', dataHead: DELTA_HEAD } },
