@@ -53,3 +53,13 @@ function withoutHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   for (const name in headers) if (!HOP_BY_HOP.has(name)) out[name] = headers[name];
   return out;
 }
+
+// Run alone (`node dist/bench/passthrough.js <upstream origin> [connections]`), as tools/instructions.ts
+// does under valgrind: it says where it listens on stdout in the gateway's log shape.
+if (process.argv[1]?.endsWith('bench/passthrough.js')) {
+  const proxy = createPassThrough(process.argv[2]!, Number(process.argv[3] ?? 32));
+  proxy.server.listen(0, '127.0.0.1', () => {
+    const { port } = proxy.server.address() as { port: number };
+    process.stdout.write(`${JSON.stringify({ port, msg: 'pass-through listening' })}\n`);
+  });
+}

@@ -6,7 +6,10 @@
 // under valgrind the gateway runs ~50× slower, its timers (usage batches, log flushes) fire over fewer
 // requests, and the kernel's work is not counted at all.
 //
-//   node dist/bench/tools/instructions.js [--build <checkout with dist/>] [--scenario chat] [--warmup 20000] [--requests 2000] [--gateway-env K=V ...] [--keep FILE]
+//   node dist/bench/tools/instructions.js [--build <checkout with dist/>] [--scenario chat] [--warmup 20000] [--requests 2000] [--gateway-env K=V ...] [--keep FILE] [--target gateway|passthrough]
+//
+// `--target passthrough` counts the bare pass-through (bench/passthrough.ts, this checkout's) on the
+// same scenario's provider request instead: the floor the gateway's count is read against.
 //
 // `--keep FILE` copies the main thread's callgrind dump to FILE, to see where the instructions go:
 // `callgrind_annotate --inclusive=yes FILE` (V8's JIT code shows as addresses; the C++ of V8 and
@@ -15,6 +18,7 @@ import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { runLoad } from '../load.js';
 import { gatewaySettings } from '../options.js';
@@ -24,7 +28,11 @@ import { gatewayEnv, UPSTREAM_KEY } from '../targets.js';
 
 const run = promisify(execFile);
 
+export type CountedTarget = 'gateway' | 'passthrough';
+
 export interface InstructionOptions {
+  /** What runs under valgrind: the gateway (the default) or the bare pass-through. */
+  target?: CountedTarget;
   /** A checkout whose dist/ holds the gateway to measure. */
   build: string;
   scenario: string;
@@ -50,20 +58,24 @@ export function programTotal(report: string): number {
 /** The share of counted requests that may fail (see below) before the count is refused. */
 const TOLERATED_FAILURES = 0.01;
 
+/** The pass-through's upstream pool, as the bench starts it. */
+const PASSTHROUGH_CONNECTIONS = 32;
+
 export async function countInstructions(opts: InstructionOptions): Promise<{ perRequest: number; total: number; failed: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'mgw-instructions-'));
   const simulator = await startChild('simulator', { args: { apiKey: UPSTREAM_KEY, replyTokens: 200 } });
   const main = join(resolve(opts.build), 'dist/src/main.js');
   const env = { ...process.env, ...gatewayEnv(simulator.url, dir, { logLevel: 'info', gatewayEnv: typeof opts.gatewayEnv === 'function' ? opts.gatewayEnv(simulator.url) : (opts.gatewayEnv ?? {}), profileDir: null }), PORT: '0' };
   try {
-    const created = await run(process.execPath, [main, 'keys', 'create', '--customer', 'bench', '--name', 'instructions'], { env });
-    const key = created.stdout.trim();
+    const passthrough = opts.target === 'passthrough';
+    const key = passthrough ? '' : (await run(process.execPath, [main, 'keys', 'create', '--customer', 'bench', '--name', 'instructions'], { env })).stdout.trim();
     const out = join(dir, 'callgrind.out');
+    const program = passthrough ? [fileURLToPath(new URL('../passthrough.js', import.meta.url)), simulator.url, String(PASSTHROUGH_CONNECTIONS)] : [main, 'serve'];
     // Threads apart: the main thread's count alone (V8's compiler and GC helper threads vary run to run).
     // Without the caller's NODE_OPTIONS, through `env -u` (it execs valgrind, so the pid is valgrind's): a
     // test runner's module hooks, which its own spawn hook writes back into any environment given, would
     // be emulated too; under the suite they cost as much CPU as the gateway's whole start under valgrind.
-    const gateway = spawn('env', ['-u', 'NODE_OPTIONS', 'valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, main, 'serve'], {
+    const gateway = spawn('env', ['-u', 'NODE_OPTIONS', 'valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, ...program], {
       env,
       stdio: ['ignore', 'pipe', 'ignore'],
     });
@@ -78,7 +90,7 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
       if (scenario === undefined) throw new Error(`no scenario "${opts.scenario}"`);
       await simulator.configure(simulatorSettingsOf(scenario));
       const load = (amount: number) =>
-        runLoad({ url, connections: opts.connections, durationSec: 3600, amount, requests: [scenario.gateway], expectStatus: scenario.expectStatus, timeoutSec: 120 });
+        runLoad({ url, connections: opts.connections, durationSec: 3600, amount, requests: [passthrough ? scenario.direct : scenario.gateway], expectStatus: scenario.expectStatus, timeoutSec: 120 });
       await load(opts.warmup);
       // vgdb names its pipes after USER and HOST: the controller must see the gateway's environment.
       const control = (...args: string[]) => run('callgrind_control', [...args, String(gateway.pid)], { env });
@@ -128,7 +140,7 @@ function listeningUrl(child: ReturnType<typeof spawn>): Promise<string> {
     const timer = setTimeout(() => reject(new Error(`the gateway did not start under valgrind: ${seen.slice(-500)}`)), 600_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
-      const m = /"port":(\d+),[^\n]*"msg":"model-gateway listening"/.exec(seen);
+      const m = /"port":(\d+),[^\n]*"msg":"(?:model-gateway|pass-through) listening"/.exec(seen);
       if (m !== null) {
         clearTimeout(timer);
         resolvePromise(`http://127.0.0.1:${m[1]}`);
@@ -148,8 +160,10 @@ async function mainCli(): Promise<void> {
       connections: { type: 'string', default: '4' },
       'gateway-env': { type: 'string', multiple: true },
       keep: { type: 'string' },
+      target: { type: 'string', default: 'gateway' },
     },
   });
+  if (values.target !== 'gateway' && values.target !== 'passthrough') throw new Error(`--target is gateway or passthrough, not "${values.target}"`);
   const r = await countInstructions({
     build: values.build,
     scenario: values.scenario,
@@ -158,9 +172,10 @@ async function mainCli(): Promise<void> {
     connections: Number(values.connections),
     gatewayEnv: gatewaySettings(values['gateway-env'] ?? []),
     keep: values.keep ?? null,
+    target: values.target,
   });
   const failed = r.failed > 0 ? `; ${r.failed} answered otherwise` : '';
-  console.log(`${values.scenario}: ${r.perRequest} instructions per request on the gateway's main thread (${r.total} over ${values.requests}${failed})`);
+  console.log(`${values.scenario}: ${r.perRequest} instructions per request on the ${values.target}'s main thread (${r.total} over ${values.requests}${failed})`);
 }
 
 if (process.argv[1]?.includes('bench/tools/instructions')) {

@@ -1,3 +1,4 @@
+import { textAt } from '../lib/text-at.js';
 import type { TokenUsage } from './token-usage.js';
 
 // How much output a stream relayed to the client, for a request the client cancelled before the
@@ -18,6 +19,40 @@ export const CHARS_PER_OUTPUT_TOKEN = 4;
 const DELTA_EVENT = '{"type":"content_block_delta"';
 const VALUE_FIELDS = ['"text":"', '"thinking":"', '"partial_json":"'];
 const DATA_END = '"}}'.length;
+/**
+ * A delta's data in the provider's own layout, up to its index's digits. Written out, not joined from
+ * DELTA_EVENT: a joined string stays a rope, and every compare against a rope costs a runtime call.
+ */
+export const DELTA_HEAD = '{"type":"content_block_delta","index":';
+/** From the comma after the index to the value's opening quote, by the kind's first two letters. */
+const TEXT_KIND = ',"delta":{"type":"text_delta","text":"';
+const THINKING_KIND = ',"delta":{"type":"thinking_delta","thinking":"';
+const INPUT_KIND = ',"delta":{"type":"input_json_delta","partial_json":"';
+const KIND_AT = ',"delta":{"type":"'.length;
+
+/**
+ * Where the value starts in a delta in the provider's own layout, given where its index's digits start
+ * (just after DELTA_HEAD), else -1 (the caller searches for the field). The kind is read from its
+ * first letters, so one compare checks the rest: a search for the field cost more than all the
+ * event's other work.
+ */
+function usualValueStart(text: string, digits: number, end: number): number {
+  let i = digits;
+  while (isDigit(text.charCodeAt(i))) i++;
+  if (i === digits) return -1;
+  const first = text.charCodeAt(i + KIND_AT);
+  const kind = first === 0x69 /* i */ ? INPUT_KIND : first !== 0x74 /* t */ ? null : text.charCodeAt(i + KIND_AT + 1) === 0x65 /* e */ ? TEXT_KIND : THINKING_KIND;
+  return kind !== null && startsAt(text, i, end, kind) ? i + kind.length : -1;
+}
+
+/** text[at, end) starts with `prefix`. */
+function startsAt(text: string, at: number, end: number, prefix: string): boolean {
+  return end - at >= prefix.length && textAt(text, at, prefix);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
 
 export class RelayedOutput {
   /** Characters of text, thinking and tool-argument deltas seen so far. */
@@ -25,14 +60,32 @@ export class RelayedOutput {
 
   /** One provider event's `data` (a stream's parser calls this for every event it dispatches). */
   event(data: string): void {
-    if (!data.startsWith(DELTA_EVENT)) return;
+    this.eventAt(data, 0, data.length);
+  }
+
+  /** The same for data at text[start, end), read in place (../dialects/sse/named-events.ts hands events over so). */
+  eventAt(text: string, start: number, end: number): void {
+    if (startsAt(text, start, end, DELTA_HEAD)) this.deltaAt(text, start + DELTA_HEAD.length, end);
+    else if (startsAt(text, start, end, DELTA_EVENT)) this.searched(text, start + DELTA_EVENT.length, end);
+  }
+
+  /** A content_block_delta's data whose DELTA_HEAD ends at `digits`, up to `end`. */
+  deltaAt(text: string, digits: number, end: number): void {
+    const valueStart = usualValueStart(text, digits, end);
+    if (valueStart !== -1) this.count(end, valueStart);
+    else this.searched(text, digits, end);
+  }
+
+  /** Members in another order: the first value field after `from` is the one. */
+  private searched(text: string, from: number, end: number): void {
     for (let i = 0; i < VALUE_FIELDS.length; i++) {
-      const field = VALUE_FIELDS[i]!;
-      const at = data.indexOf(field, DELTA_EVENT.length);
-      if (at < 0) continue;
-      this.chars += Math.max(0, data.length - DATA_END - (at + field.length));
-      return;
+      const at = text.indexOf(VALUE_FIELDS[i]!, from);
+      if (at >= 0 && at < end) return this.count(end, at + VALUE_FIELDS[i]!.length);
     }
+  }
+
+  private count(end: number, valueStart: number): void {
+    this.chars += Math.max(0, end - DATA_END - valueStart);
   }
 
   /** The output tokens relayed, as estimated from the characters. */

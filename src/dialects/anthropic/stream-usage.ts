@@ -1,10 +1,12 @@
 // Reads usage from the provider's answers on the side of the messages surface, whose bytes go to
 // the client untouched. In a stream only message_start, message_delta and error are JSON-parsed;
-// the other events are recognised by their `event:` name alone.
+// the other events are recognised by their `event:` name alone, compared in place in the chunk's
+// text (../sse/named-events.ts): no strings are cut out of an event the observer does not read.
 
-import { RelayedOutput } from '../../metering/relayed-output.js';
+import { DELTA_HEAD, RelayedOutput } from '../../metering/relayed-output.js';
 import { emptyUsage, mergeProviderUsage, usageOf, usageOfCommonText, type TokenUsage } from '../../metering/token-usage.js';
-import { SseParser, type SseEvent } from '../sse/parser.js';
+import type { SseEvent } from '../sse/parser.js';
+import { NamedEventReader, textIs, type NamedEventSink } from '../sse/named-events.js';
 import { isRecord } from '../../lib/is-record.js';
 import type { AnswerFacts } from '../translators/translator.js';
 import { emptyAnswerFacts, noteMessageDelta, noteMessageStart } from './answer-facts.js';
@@ -18,8 +20,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-export class AnthropicStreamObserver {
-  private readonly parser = new SseParser((ev) => this.onEvent(ev));
+export class AnthropicStreamObserver implements NamedEventSink {
+  private readonly reader = new NamedEventReader(this, { hot: { name: 'content_block_delta', dataHead: DELTA_HEAD } });
   private readonly tokenUsage = emptyUsage();
   /** The answer's id, model and stop reason, from the events parsed anyway. */
   readonly answer: AnswerFacts = emptyAnswerFacts();
@@ -51,17 +53,45 @@ export class AnthropicStreamObserver {
   push(chunk: Buffer): void {
     if (this.blind) return;
     try {
-      this.parser.push(chunk);
+      this.reader.push(chunk);
     } catch {
       this.blind = true;
     }
   }
 
   end(): void {
-    this.parser.end();
+    this.reader.end();
   }
 
-  private onEvent(ev: SseEvent): void {
+  /** A content_block_delta in the provider's own layout, up to its index's digits. */
+  hot(text: string, afterHead: number, dataEnd: number): void {
+    this.tokenSeen = true;
+    this.relayed.deltaAt(text, afterHead, dataEnd);
+  }
+
+  /** An event of the usual shape, read in place: by the name's length first, content_block_delta's 19 most often. */
+  named(text: string, nameStart: number, nameEnd: number, dataStart: number, dataEnd: number): void {
+    switch (nameEnd - nameStart) {
+      case 19:
+        if (textIs(text, nameStart, nameEnd, 'content_block_delta')) {
+          this.tokenSeen = true;
+          this.relayed.eventAt(text, dataStart, dataEnd);
+        }
+        return;
+      case 12:
+        if (textIs(text, nameStart, nameEnd, 'message_stop')) this.stopped = true;
+        return;
+      case 13:
+      case 5: {
+        const name = text.slice(nameStart, nameEnd);
+        if (name === 'message_start' || name === 'message_delta' || name === 'error') this.onParsedEvent(name, parseJson(text.slice(dataStart, dataEnd)));
+        return;
+      }
+    }
+  }
+
+  /** Any event once the stream left the usual shape. */
+  event(ev: SseEvent): void {
     // The provider always names its events; without a name, the payload's `type` says what it is.
     let payload: unknown;
     let name = ev.event;

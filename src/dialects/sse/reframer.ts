@@ -2,11 +2,17 @@
 // mapped, and every frame they produce comes back as one string (one socket write). The stream relay
 // (src/gateway/relay/relay-answer.ts) calls it for every chunk the provider sends.
 import { frameText, type Frame } from './frames.js';
-import { SseParser, type SseEvent } from './parser.js';
+import { NamedEventReader } from './named-events.js';
+import type { SseEvent } from './parser.js';
 
 /** Maps each input to any number of outputs, and gives some more when the input ended normally. */
 export interface StreamMapper<In, Out> {
   map(input: In): Out[];
+  /**
+   * The Reframer's hot event (its `hot` option) with where it lies in the chunk's text, for a mapper
+   * that reads more of it in place; without this, such an event goes to map() like any other.
+   */
+  mapHot?(input: In, text: string, afterHead: number, dataEnd: number): Out[];
   /** Called once when the input ended normally (not on error): the last outputs. */
   end(): Out[];
 }
@@ -14,14 +20,31 @@ export interface StreamMapper<In, Out> {
 export class Reframer {
   /** Frames produced so far: lets the caller see when more than the opening frame has gone out. */
   frames = 0;
-  private readonly parser: SseParser;
+  private readonly parser: NamedEventReader;
   private text = '';
 
+  /**
+   * The events are read by a NamedEventReader (the usual shape in place, anything else by the general
+   * parser); `hot` names the event most of the stream is made of, recognised by one compare.
+   */
   constructor(
     private readonly mapper: StreamMapper<SseEvent, Frame>,
-    options: ConstructorParameters<typeof SseParser>[1] = {},
+    options: ConstructorParameters<typeof NamedEventReader>[1] = {},
   ) {
-    this.parser = new SseParser((ev) => this.append(this.mapper.map(ev)), options);
+    const map = (ev: SseEvent) => this.append(this.mapper.map(ev));
+    const hot = options.hot;
+    const hotHeadLength = hot?.dataHead.length ?? 0;
+    this.parser = new NamedEventReader(
+      {
+        named: (text, nameStart, nameEnd, dataStart, dataEnd) => map({ event: text.slice(nameStart, nameEnd), data: text.slice(dataStart, dataEnd) }),
+        event: map,
+        hot: (text, afterHead, dataEnd) => {
+          const ev = { event: hot!.name, data: text.slice(afterHead - hotHeadLength, dataEnd) };
+          this.append(this.mapper.mapHot === undefined ? this.mapper.map(ev) : this.mapper.mapHot(ev, text, afterHead, dataEnd));
+        },
+      },
+      options,
+    );
   }
 
   /** The frames this chunk completed ('' for none). Throws when the bytes cannot be parsed (an oversized event). */

@@ -2,7 +2,7 @@
 // error shape (both formats use it, with the provider's status and retry advice), and a stream re-framed
 // event by event through one mapper (SSE parse → event translation → SSE frames per provider chunk).
 import type { OutgoingHttpHeaders } from 'node:http';
-import { RelayedOutput } from '../../../metering/relayed-output.js';
+import { DELTA_HEAD, RelayedOutput } from '../../../metering/relayed-output.js';
 import { emptyUsage, type TokenUsage } from '../../../metering/token-usage.js';
 import { streamFailureOf, type StreamFailure } from '../../errors/stream-frames.js';
 import type { Frame } from '../../sse/frames.js';
@@ -86,13 +86,21 @@ export class ReframedStream implements StreamTranslation {
     headers['cache-control'] = 'no-cache';
     // Every provider event passes the relayed-output count on its way to the translator.
     const relayed = this.relayed;
-    this.reframer = new Reframer({
-      map(ev) {
-        relayed.event(ev.data);
-        return translator.map(ev);
+    this.reframer = new Reframer(
+      {
+        map(ev) {
+          relayed.event(ev.data);
+          return translator.map(ev);
+        },
+        // A delta the reader recognised by its head: counted from there, without comparing the head again.
+        mapHot(ev, text, afterHead, dataEnd) {
+          relayed.deltaAt(text, afterHead, dataEnd);
+          return translator.map(ev);
+        },
+        end: () => translator.end(),
       },
-      end: () => translator.end(),
-    });
+      { hot: { name: 'content_block_delta', dataHead: DELTA_HEAD } },
+    );
   }
 
   chunk(chunk: Buffer): string {

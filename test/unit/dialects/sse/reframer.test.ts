@@ -112,3 +112,34 @@ t.test('close() renders the frames a failed stream ends with: the error and [DON
   t.equal(complete.close(whole.fail('api_error', 'upstream_stream_interrupted', 'cut')), '', 'a connection breaking afterwards adds nothing');
   t.equal(whole.failure, null);
 });
+
+t.test('with a hot event, the same text however split; mapHot gets the event and where its data lies', async (t) => {
+  const hot = { name: 'content_block_delta', dataHead: '{"type":"content_block_delta","index":' };
+  const hotReframe = (chunks: Buffer[]) => {
+    const tr = translator();
+    const seen: string[] = [];
+    const reframer = new Reframer(
+      {
+        map: (ev) => tr.map(ev),
+        mapHot: (ev, text, afterHead, dataEnd) => {
+          seen.push(`${ev.event}|${ev.data === hot.dataHead + text.slice(afterHead, dataEnd)}`);
+          return tr.map(ev);
+        },
+        end: () => tr.end(),
+      },
+      { hot },
+    );
+    let text = '';
+    for (const chunk of chunks) text += reframer.push(chunk);
+    return { text: text + reframer.end(), seen };
+  };
+  for (const { name, bytes } of providerFixtures().filter((f) => f.name.startsWith('anthropic-'))) {
+    const plain = reframe([bytes]).text;
+    const got = hotReframe([bytes]);
+    t.equal(got.text, plain, `${name}: the text without a hot event`);
+    t.ok(got.seen.length > 0 && got.seen.every((s) => s === 'content_block_delta|true'), `${name}: ${got.seen.length} hot deltas, each its own data`);
+    let same = true;
+    for (const chunks of everySplit(bytes)) same &&= hotReframe(chunks).text === plain;
+    t.ok(same, `${name}: every two-way split`);
+  }
+});
