@@ -1,4 +1,4 @@
-import { textAt } from '../lib/text-at.js';
+import { startsAt } from '../lib/text-at.js';
 import type { TokenUsage } from './token-usage.js';
 
 // How much output a stream relayed to the client, for a request the client cancelled before the
@@ -43,11 +43,6 @@ function usualValueStart(text: string, digits: number, end: number): number {
   const first = text.charCodeAt(i + KIND_AT);
   const kind = first === 0x69 /* i */ ? INPUT_KIND : first !== 0x74 /* t */ ? null : text.charCodeAt(i + KIND_AT + 1) === 0x65 /* e */ ? TEXT_KIND : THINKING_KIND;
   return kind !== null && startsAt(text, i, end, kind) ? i + kind.length : -1;
-}
-
-/** text[at, end) starts with `prefix`. */
-function startsAt(text: string, at: number, end: number, prefix: string): boolean {
-  return end - at >= prefix.length && textAt(text, at, prefix);
 }
 
 function isDigit(c: number): boolean {

@@ -6,7 +6,8 @@
 import { DELTA_HEAD, RelayedOutput } from '../../metering/relayed-output.js';
 import { emptyUsage, mergeProviderUsage, usageOf, usageOfCommonText, type TokenUsage } from '../../metering/token-usage.js';
 import type { SseEvent } from '../sse/parser.js';
-import { NamedEventReader, textIs, type NamedEventSink } from '../sse/named-events.js';
+import { NamedEventReader, type NamedEventSink } from '../sse/named-events.js';
+import { textIs } from '../../lib/text-at.js';
 import { isRecord } from '../../lib/is-record.js';
 import type { AnswerFacts } from '../translators/translator.js';
 import { emptyAnswerFacts, noteMessageDelta, noteMessageStart } from './answer-facts.js';

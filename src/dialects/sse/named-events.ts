@@ -11,7 +11,7 @@
 // the rest of the request (bench/README.md, issue 35). Two line searches and a name check per event
 // cost a fraction of it.
 import { StringDecoder } from 'node:string_decoder';
-import { textAt } from '../../lib/text-at.js';
+import { startsAt, textAt } from '../../lib/text-at.js';
 import { DEFAULT_MAX_EVENT_CHARS, SseEventTooLargeError, SseParser, type SseEvent } from './parser.js';
 
 export interface NamedEventSink {
@@ -92,7 +92,7 @@ export class NamedEventReader {
       if (nameEnd === -1) break;
       const dataEnd = text.indexOf('\n', nameEnd + 1);
       if (dataEnd === -1 || dataEnd + 1 === len) break; // the data line or the blank line is still to come
-      if (text.charCodeAt(dataEnd + 1) !== LF || !fieldAt(text, pos, nameEnd, EVENT_FIELD) || !fieldAt(text, nameEnd + 1, dataEnd, DATA_FIELD)) {
+      if (text.charCodeAt(dataEnd + 1) !== LF || !startsAt(text, pos, nameEnd, EVENT_FIELD) || !startsAt(text, nameEnd + 1, dataEnd, DATA_FIELD)) {
         return this.toGeneral(text, pos, true);
       }
       this.sink.named(text, pos + EVENT_FIELD.length, nameEnd, nameEnd + 1 + DATA_FIELD.length, dataEnd);
@@ -122,16 +122,4 @@ export class NamedEventReader {
     this.general = new SseParser((ev) => this.sink.event(ev), { maxEventChars: this.maxEventChars, midStream });
     this.general.pushText(pos === 0 ? text : text.slice(pos));
   }
-}
-
-/** text[at, lineEnd) starts with `field` (a field name, its colon and one space). */
-function fieldAt(text: string, at: number, lineEnd: number, field: string): boolean {
-  if (lineEnd - at < field.length) return false;
-  for (let i = 0; i < field.length; i++) if (text.charCodeAt(at + i) !== field.charCodeAt(i)) return false;
-  return true;
-}
-
-/** text[at, end) is `word`. */
-export function textIs(text: string, at: number, end: number, word: string): boolean {
-  return end - at === word.length && textAt(text, at, word);
 }

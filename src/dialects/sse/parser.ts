@@ -10,6 +10,7 @@
 // joined once, when its end arrives.
 
 import { StringDecoder } from 'node:string_decoder';
+import { textAt } from '../../lib/text-at.js';
 
 export interface SseEvent {
   /** The `event:` field, if the event had one. */
@@ -144,15 +145,10 @@ export class SseParser {
   }
 }
 
-/**
- * The line is `name` alone or `name:…`. Compared a character at a time: the names are four and five
- * characters, and a String#startsWith call costs several hundred instructions (bench/README.md, issue 35).
- */
+/** The line is `name` alone or `name:…` (textAt, not String#startsWith: bench/README.md, issue 35). */
 function isField(t: string, s: number, e: number, name: string): boolean {
   const after = s + name.length;
-  if (!(after === e || (after < e && t.charCodeAt(after) === COLON))) return false;
-  for (let i = 0; i < name.length; i++) if (t.charCodeAt(s + i) !== name.charCodeAt(i)) return false;
-  return true;
+  return (after === e || (after < e && t.charCodeAt(after) === COLON)) && textAt(t, s, name);
 }
 
 /** The value after the field name ending at `at` (the colon, or the line end); one leading space is dropped. */
