@@ -31,3 +31,8 @@ export function periodAt(period: BudgetPeriod, nowMs: number): PeriodWindow {
 
 /** How long a period's counter is kept: a day past its end, so a request that began in it still settles there. */
 export const KEEP_AFTER_PERIOD_MS = 86_400_000;
+
+/** Until when (epoch ms) a period's counter is kept; null for total (kept for good). */
+export function keptUntil(window: PeriodWindow): number | null {
+  return window.resetsAt === null ? null : window.resetsAt + KEEP_AFTER_PERIOD_MS;
+}

@@ -3,7 +3,7 @@
 // gateway without Redis, and by a Redis gateway while Redis is not answering, where a hard budget may
 // spend only the room it is given: the lease this instance holds in Redis (fallback-budget-ledger.ts).
 import { SingleFlight } from '../../lib/single-flight.js';
-import { KEEP_AFTER_PERIOD_MS } from './budget-period.js';
+import { keptUntil } from './budget-period.js';
 import { counterName, firstRefusal, type BudgetCharge, type BudgetDecision, type BudgetHold, type BudgetLedger, type SeedSpend } from './budget-ledger.js';
 
 interface Counter {
@@ -183,8 +183,7 @@ export class MemoryBudgetLedger implements BudgetLedger {
   }
 
   private create(name: string, charge: BudgetCharge, spent: number): Counter {
-    const resetsAt = charge.window.resetsAt;
-    const counter: Counter = { customerId: charge.customerId, spent, inFlight: 0, shared: spent, dropAfter: resetsAt === null ? null : resetsAt + KEEP_AFTER_PERIOD_MS };
+    const counter: Counter = { customerId: charge.customerId, spent, inFlight: 0, shared: spent, dropAfter: keptUntil(charge.window) };
     this.counters.set(name, counter);
     return counter;
   }

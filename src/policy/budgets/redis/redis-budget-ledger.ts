@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { SingleFlight } from '../../../lib/single-flight.js';
 import { assertPrefix } from '../../../stores/redis/keys.js';
 import type { ScriptRunner } from '../../../stores/redis/lua-script.js';
-import { KEEP_AFTER_PERIOD_MS } from '../budget-period.js';
+import { keptUntil } from '../budget-period.js';
 import { counterName, type BudgetCharge, type BudgetDecision, type BudgetHold, type BudgetLedger, type SeedSpend } from '../budget-ledger.js';
 import type { UnsharedSpend } from '../memory-budget-ledger.js';
 import { BUDGET_HAND_OVER_SCRIPT, BUDGET_RECLAIM_SCRIPT, BUDGET_RELEASE_LEASE_SCRIPT, BUDGET_RESERVE_SCRIPT, BUDGET_SETTLE_SCRIPT } from './budget-scripts.js';
@@ -55,6 +55,11 @@ interface AbandonedHold {
 
 /** Abandoned holds remembered until Redis answers again; past it the oldest are forgotten (they end by themselves). */
 const MAX_ABANDONED = 10_000;
+
+/** When a charge's Redis keys may expire, as the scripts take it ('' = never). */
+function expireAtArg(c: BudgetCharge): string {
+  return String(keptUntil(c.window) ?? '');
+}
 
 /** The names of a counter's leases and of their ends in Redis. */
 function leaseKeys(counter: string): [string, string] {
@@ -124,9 +129,8 @@ export class RedisBudgetLedger implements BudgetLedger {
    * counter missing here starts from all that instance counted (BUDGET_HAND_OVER_SCRIPT says why).
    */
   async addSpent(spend: UnsharedSpend): Promise<number> {
-    const expireAt = spend.expireAt === null ? '' : String(spend.expireAt);
     const counter = counterKey(this.prefix, spend.customerId, spend.name);
-    const args = [String(spend.nanoUsd), String(spend.spent), expireAt, this.instanceId];
+    const args = [String(spend.nanoUsd), String(spend.spent), String(spend.expireAt ?? ''), this.instanceId];
     return Number(await this.redis.evalScript(BUDGET_HAND_OVER_SCRIPT, [counter, leaseKeys(counter)[0]], args));
   }
 
@@ -160,16 +164,14 @@ export class RedisBudgetLedger implements BudgetLedger {
   private abandon(keys: readonly string[], charges: readonly BudgetCharge[], holdId: string, nanoUsd: number, now: number): void {
     if (this.abandoned.length >= MAX_ABANDONED) this.abandoned.shift();
     const hard = charges.map((c) => (c.budget.mode === 'hard' ? '1' : '0'));
-    const expireAt = charges.map((c) => (c.window.resetsAt === null ? '' : String(c.window.resetsAt + KEEP_AFTER_PERIOD_MS)));
-    this.abandoned.push({ keys, args: [holdId, this.instanceId, String(nanoUsd), String(now + BUDGET_LEASE_MS), ...hard, ...expireAt] });
+    this.abandoned.push({ keys, args: [holdId, this.instanceId, String(nanoUsd), String(now + BUDGET_LEASE_MS), ...hard, ...charges.map(expireAtArg)] });
   }
 
   private async run(keys: string[], charges: readonly BudgetCharge[], hold: { id: string; nanoUsd: number; baseNanoUsd: number }, now: number, seeds: number[] | null): Promise<string[]> {
     const divisor = Math.max(0, Math.floor(this.leaseDivisor()));
     const args = [String(hold.nanoUsd), String(hold.baseNanoUsd), hold.id, String(now), String(now + HOLD_LEASE_MS), this.instanceId, String(now + BUDGET_LEASE_MS), String(divisor)];
     charges.forEach((c, i) => {
-      const resetsAt = c.window.resetsAt;
-      args.push(c.budget.mode === 'hard' ? String(c.budget.amountNanoUsd) : '', resetsAt === null ? '' : String(resetsAt + KEEP_AFTER_PERIOD_MS), seeds === null ? '' : String(seeds[i]));
+      args.push(c.budget.mode === 'hard' ? String(c.budget.amountNanoUsd) : '', expireAtArg(c), seeds === null ? '' : String(seeds[i]));
     });
     return (await this.redis.evalScript(BUDGET_RESERVE_SCRIPT, keys, args)) as string[];
   }
