@@ -42,6 +42,7 @@ export class NamedEventReader {
   private general: SseParser | null = null;
   /** `event: <hot name>\ndata: <hot data head>`, or null. */
   private readonly hotHead: string | null;
+  private readonly maxEventChars: number;
 
   /**
    * `hot`: the event most of the stream is made of (a delta) and how its data starts: one compare
@@ -54,8 +55,6 @@ export class NamedEventReader {
     this.maxEventChars = options.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS;
     this.hotHead = options.hot === undefined ? null : `${EVENT_FIELD}${options.hot.name}\n${DATA_FIELD}${options.hot.dataHead}`;
   }
-
-  private readonly maxEventChars: number;
 
   /** Throws SseEventTooLargeError when one event outgrows the limit. */
   push(chunk: Buffer): void {
