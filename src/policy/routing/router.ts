@@ -5,8 +5,8 @@
 // before the first byte goes to the client, so a failover is never visible except as latency.
 //
 // What moves a request on to another route: a connection that could not be made, a timeout or reset
-// before the headers, a credential the provider refused, a 429 or a transient 5xx (500, 502, 503,
-// 529). The same route is tried again only where repeating is safe and may help (a connection never
+// before the headers, a credential the provider refused, a 429 or a 5xx (the provider's 529 overload
+// and its 504 timeout included). The same route is tried again only where repeating is safe and may help (a connection never
 // made, a 429 after its cool-down, a transient status after a backoff), and never while its circuit
 // is not closed. A 429 cools the route down (its `retry-after`, or the limit's reset), on every
 // instance when they share Redis; an answer reporting a rate limit at 0 takes the route out of the
