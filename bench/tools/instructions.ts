@@ -6,7 +6,7 @@
 // under valgrind the gateway runs ~50× slower, its timers (usage batches, log flushes) fire over fewer
 // requests, and the kernel's work is not counted at all.
 //
-//   node dist/bench/tools/instructions.js [--build <checkout with dist/>] [--scenario chat] [--warmup 20000] [--requests 2000] [--gateway-env K=V ...] [--keep FILE] [--target gateway|passthrough]
+//   node dist/bench/tools/instructions.js [--build <checkout with dist/>] [--scenario chat] [--warmup 20000] [--requests 2000] [--gateway-env K=V ...] [--keep FILE [--perf-map]] [--target gateway|passthrough]
 //
 // `--target passthrough` counts the bare pass-through (bench/passthrough.ts, this checkout's) on the
 // same scenario's provider request instead: the floor the gateway's count is read against.
@@ -46,6 +46,12 @@ export interface InstructionOptions {
   gatewayEnv?: Record<string, string> | ((upstreamUrl: string) => Record<string, string>);
   /** Where to copy the main thread's callgrind dump (null: not kept). */
   keep?: string | null;
+  /**
+   * Node writes V8's map of its compiled JavaScript (`--perf-basic-prof`), kept beside the dump as
+   * `<keep>.map`, so `tools/callgrind-jit.ts` can name the JIT code's addresses. Logging each
+   * compilation adds to the count: for where the instructions go, not for comparing totals.
+   */
+  perfMap?: boolean;
 }
 
 /** `PROGRAM TOTALS` of a callgrind_annotate report. */
@@ -75,7 +81,7 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
     // Without the caller's NODE_OPTIONS, through `env -u` (it execs valgrind, so the pid is valgrind's): a
     // test runner's module hooks, which its own spawn hook writes back into any environment given, would
     // be emulated too; under the suite they cost as much CPU as the gateway's whole start under valgrind.
-    const gateway = spawn('env', ['-u', 'NODE_OPTIONS', 'valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, ...program], {
+    const gateway = spawn('env', ['-u', 'NODE_OPTIONS', 'valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, ...(opts.perfMap === true ? ['--perf-basic-prof'] : []), ...program], {
       env,
       stdio: ['ignore', 'pipe', 'ignore'],
     });
@@ -108,7 +114,11 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
       }
       // The dump of the main thread, callgrind.out.<n>-01, is written after callgrind_control returns.
       const dump = await mainThreadDump(dir);
-      if (opts.keep != null) copyFileSync(join(dir, dump), opts.keep);
+      if (opts.keep != null) {
+        copyFileSync(join(dir, dump), opts.keep);
+        // `env` execs valgrind, which runs node in its own process: the map is named by that pid.
+        if (opts.perfMap === true) copyFileSync(`/tmp/perf-${gateway.pid}.map`, `${opts.keep}.map`);
+      }
       const report = await run('callgrind_annotate', [join(dir, dump)], { maxBuffer: 64 * 1024 * 1024 });
       const total = programTotal(report.stdout);
       return { total, perRequest: Math.round(total / opts.requests), failed: opts.requests - measured.ok };
@@ -160,6 +170,7 @@ async function mainCli(): Promise<void> {
       connections: { type: 'string', default: '4' },
       'gateway-env': { type: 'string', multiple: true },
       keep: { type: 'string' },
+      'perf-map': { type: 'boolean' },
       target: { type: 'string', default: 'gateway' },
     },
   });
@@ -172,6 +183,7 @@ async function mainCli(): Promise<void> {
     connections: Number(values.connections),
     gatewayEnv: gatewaySettings(values['gateway-env'] ?? []),
     keep: values.keep ?? null,
+    perfMap: values['perf-map'] ?? false,
     target: values.target,
   });
   const failed = r.failed > 0 ? `; ${r.failed} answered otherwise` : '';
