@@ -18,7 +18,7 @@ import {
   UPSTREAM_HEADERS_BUCKETS,
 } from './buckets.js';
 import { cappedLabel, fixedLabel, ROUTE_NAME, runtimeSetLabel } from './label-bounds.js';
-import { CollectedGaugeFamily, CounterFamily, GaugeFamily, HistogramFamily, type Sample } from './metric-families.js';
+import { CollectedGaugeFamily, CounterFamily, GaugeFamily, HistogramFamily, type CounterCell, type Sample } from './metric-families.js';
 import { RequestSeries } from './request-series.js';
 import { OUTCOMES, SURFACES, type RequestObservation, type Surface } from './request-observation.js';
 import { SpendSeries } from './spend-series.js';
@@ -299,6 +299,7 @@ function createEventCounters(registry: Registry, surfaceOf: (s: string) => strin
   const spansDropped = counter(METRIC_NAMES.traceSpansDropped, 'Trace spans never exported, by reason: the export queue was full, or the collector did not take the batch.', ['reason']);
   const spansDroppedBy = childrenOf(SPAN_DROP_REASONS, (r) => spansDropped.child(r));
   const routeAttempts = counter(METRIC_NAMES.routeAttempts, 'Attempts on each upstream route, by how they ended (ok, client_error, rate_limited, auth_failed, upstream_error, or a failure kind).', ['route', 'provider', 'outcome']);
+  const attemptCellsByRoute = new Map<string, Map<RouteAttemptOutcome, CounterCell>>();
   const routeCooling = new CollectedGaugeFamily(METRIC_NAMES.routeCooling, 'Upstream routes left out until their provider is ready again: 1 while cooling down, by reason (throttled: a 429 or throttling answer, or a stream broken off by one or by an overload; no_headroom: a rate limit reported at 0).', ['route', 'provider', 'reason']).registerIn(registry);
   const routeHeadroom = new CollectedGaugeFamily(METRIC_NAMES.routeHeadroom, "What each route's provider last reported left of its rate limits, by kind (requests, tokens, input-tokens, output-tokens).", ['route', 'provider', 'kind'], 'min').registerIn(registry);
 
@@ -331,7 +332,16 @@ function createEventCounters(registry: Registry, surfaceOf: (s: string) => strin
     sharedStoreUp: (store, up) => storeUp.child(store).set(up ? 1 : 0),
     rateLimitFallback: () => fallbacks.inc(),
     traceSpansDropped: (reason, spans) => spansDroppedBy.get(reason)?.inc(spans),
-    routeAttempt: (route, provider, outcome) => routeAttempts.child(routeOf(route), provider, attemptOutcomeOf(outcome)).inc(),
+    routeAttempt: (route, provider, outcome) => {
+      // Every request makes at least one attempt: its cell is kept by route and outcome, so the family's
+      // lookup (a key joined from the three labels, hashed anew each time) runs once per series. A
+      // route's name always names the same provider.
+      let cells = attemptCellsByRoute.get(route);
+      if (cells === undefined) attemptCellsByRoute.set(route, (cells = new Map()));
+      let cell = cells.get(outcome);
+      if (cell === undefined) cells.set(outcome, (cell = routeAttempts.child(routeOf(route), provider, attemptOutcomeOf(outcome))));
+      cell.inc();
+    },
     watchRoutes: (read) => {
       routeCooling.collectFrom(() => {
         const samples: Sample[] = [];

@@ -100,12 +100,14 @@ function rawHeader(raw: Buffer[], lowerName: string): string | string[] | undefi
 
 /**
  * Whether a header name's bytes spell `lowerName` in any letter case: length first (most names differ
- * there), then byte by byte. undici's own lookup of a name's lower-case form cost more than the rest
- * of the answer's head.
+ * there), then byte by byte from the end. undici's own lookup of a name's lower-case form cost more
+ * than the rest of the answer's head. From the end because names of one length share their start far
+ * more often than their end: the provider's twelve `anthropic-ratelimit-<kind>-<remaining|reset|limit>`
+ * differ only after 20 equal bytes, and the router's headroom reading looks up four of them per answer.
  */
 function isName(name: Buffer, lowerName: string): boolean {
   if (name.length !== lowerName.length) return false;
-  for (let j = 0; j < name.length; j++) {
+  for (let j = name.length - 1; j >= 0; j--) {
     const byte = name[j]!;
     if ((byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte) !== lowerName.charCodeAt(j)) return false;
   }

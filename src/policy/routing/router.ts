@@ -166,7 +166,7 @@ export class Router {
 
   private async serveModel(run: Run, model: CatalogModel, strict: boolean): Promise<ModelResult> {
     const states = this.table.routesOf(model);
-    for (const state of states) run.seen.add(state);
+    run.seen.push(states);
     for (;;) {
       if (run.req.cancellation.cancelled) return { kind: 'final', outcome: CANCELLED };
       const wallNow = this.wallNow();
@@ -326,9 +326,15 @@ class Run {
   /** The answer or failure that goes back when nothing better comes. */
   private kept: RouteOutcome | null = null;
   private earliestCooling: number | null = null;
-  /** Every route the request could have taken. */
-  readonly seen = new Set<RouteState>();
-  private readonly calls = new Map<string, DialectCall | null>();
+  /** The routes of every model the request went to (a model's list once per pass). */
+  readonly seen: Array<readonly RouteState[]> = [];
+  // The client's request translated per model and provider dialect, each at most once. Nearly every
+  // request needs one (its own model, the dialect its routes speak): that one is kept in fields, so
+  // the common case makes no map and no joined key.
+  private firstCallOf: CatalogModel | null = null;
+  private firstCallDialect: ProviderDialect | null = null;
+  private firstCall: DialectCall | null = null;
+  private otherCalls: Map<string, DialectCall | null> | null = null;
 
   constructor(
     readonly req: RouteRequest,
@@ -336,10 +342,17 @@ class Run {
   ) {}
 
   callFor(model: CatalogModel, dialect: ProviderDialect): DialectCall | null {
+    if (this.firstCallOf === null) {
+      this.firstCallOf = model;
+      this.firstCallDialect = dialect;
+      return (this.firstCall = this.req.callFor(model, dialect));
+    }
+    if (model === this.firstCallOf && dialect === this.firstCallDialect) return this.firstCall;
     const key = `${model.id}\u0000${dialect}`;
-    if (this.calls.has(key)) return this.calls.get(key)!;
+    const calls = (this.otherCalls ??= new Map());
+    if (calls.has(key)) return calls.get(key)!;
     const call = this.req.callFor(model, dialect);
-    this.calls.set(key, call);
+    calls.set(key, call);
     return call;
   }
 
@@ -395,7 +408,7 @@ class Run {
   /** When the soonest open circuit among the routes the request could take lets a probe through. */
   private openRetryAfterMs(): number {
     let ms = Infinity;
-    for (const state of this.seen) if (state.breaker.state !== 'closed') ms = Math.min(ms, state.breaker.retryAfterMs());
+    for (const states of this.seen) for (const state of states) if (state.breaker.state !== 'closed') ms = Math.min(ms, state.breaker.retryAfterMs());
     return Number.isFinite(ms) ? ms : 0;
   }
 
