@@ -49,7 +49,8 @@ export interface InstructionOptions {
   /**
    * Node writes V8's map of its compiled JavaScript (`--perf-basic-prof`), kept beside the dump as
    * `<keep>.map`, so `tools/callgrind-jit.ts` can name the JIT code's addresses. Logging each
-   * compilation adds to the count: for where the instructions go, not for comparing totals.
+   * compilation adds to the count: for where the instructions go, not for comparing totals. V8's
+   * own log, which the flag turns on, goes to the count's temporary folder (not the working one).
    */
   perfMap?: boolean;
 }
@@ -81,7 +82,7 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
     // Without the caller's NODE_OPTIONS, through `env -u` (it execs valgrind, so the pid is valgrind's): a
     // test runner's module hooks, which its own spawn hook writes back into any environment given, would
     // be emulated too; under the suite they cost as much CPU as the gateway's whole start under valgrind.
-    const gateway = spawn('env', ['-u', 'NODE_OPTIONS', 'valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, ...(opts.perfMap === true ? ['--perf-basic-prof'] : []), ...program], {
+    const gateway = spawn('env', ['-u', 'NODE_OPTIONS', 'valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, ...(opts.perfMap === true ? ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${join(dir, 'v8.log')}`] : []), ...program], {
       env,
       stdio: ['ignore', 'pipe', 'ignore'],
     });
