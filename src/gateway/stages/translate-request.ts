@@ -76,11 +76,19 @@ export function prepareRouting(ctx: RequestContext, translators: Translators, cl
   const first = ctx.call!;
   let request: ClientRequest | null = typeof client === 'function' ? null : client;
   const clientRequest = () => (request ??= (client as () => ClientRequest)());
+  // The router asks once per attempt; any other model or dialect is translated once (a map only
+  // when a request goes beyond its first call).
+  let others: Map<string, DialectCall | null> | null = null;
   ctx.callFor = (to: CatalogModel, dialect: ProviderDialect) => {
     if (to === model && dialect === FIRST_DIALECT) return first;
     if (to !== model && !options.allowFallback) return null;
+    const key = `${to.id}\u0000${dialect}`;
+    others ??= new Map();
+    if (others.has(key)) return others.get(key)!;
     const t = translators.get(options.dialect, dialect).request(clientRequest(), to, to !== model);
-    return t.ok ? dialectCall(ctx, options.operation, t) : null;
+    const call = t.ok ? dialectCall(ctx, options.operation, t) : null;
+    others.set(key, call);
+    return call;
   };
   const principal = ctx.principal;
   const session = principal === null || ctx.json === null ? null : SESSION_OF[options.dialect](ctx.json, ctx.req.headers);

@@ -57,7 +57,8 @@ export interface RouteRequest {
   readonly cancellation: Cancellation;
   /**
    * The call for a model in a dialect: the requested model's is translated before the router runs; a
-   * fallback's is the client's request translated again (null: it cannot be sent there).
+   * fallback's is the client's request translated again (null: it cannot be sent there). Asked once
+   * per attempt: each model and dialect is translated at most once per request.
    */
   callFor(model: CatalogModel, dialect: ProviderDialect): DialectCall | null;
   /** False where another model would answer a different question (count_tokens): no fallbacks. */
@@ -179,7 +180,7 @@ export class Router {
         if (!(await pause(next, run.req.cancellation))) return { kind: 'final', outcome: CANCELLED };
         continue;
       }
-      const call = run.callFor(model, next.state.route.provider.dialect);
+      const call = run.req.callFor(model, next.state.route.provider.dialect);
       if (call === null) {
         // The client's request cannot be sent to this model: nothing to try here.
         if (next.count === 0) next.state.breaker.abandon(next.permit);
@@ -328,33 +329,11 @@ class Run {
   private earliestCooling: number | null = null;
   /** The routes of every model the request went to (a model's list once per pass). */
   readonly seen: Array<readonly RouteState[]> = [];
-  // The client's request translated per model and provider dialect, each at most once. Nearly every
-  // request needs one (its own model, the dialect its routes speak): that one is kept in fields, so
-  // the common case makes no map and no joined key.
-  private firstCallOf: CatalogModel | null = null;
-  private firstCallDialect: ProviderDialect | null = null;
-  private firstCall: DialectCall | null = null;
-  private otherCalls: Map<string, DialectCall | null> | null = null;
 
   constructor(
     readonly req: RouteRequest,
     readonly deadline: number,
   ) {}
-
-  callFor(model: CatalogModel, dialect: ProviderDialect): DialectCall | null {
-    if (this.firstCallOf === null) {
-      this.firstCallOf = model;
-      this.firstCallDialect = dialect;
-      return (this.firstCall = this.req.callFor(model, dialect));
-    }
-    if (model === this.firstCallOf && dialect === this.firstCallDialect) return this.firstCall;
-    const key = `${model.id}\u0000${dialect}`;
-    const calls = (this.otherCalls ??= new Map());
-    if (calls.has(key)) return calls.get(key)!;
-    const call = this.req.callFor(model, dialect);
-    calls.set(key, call);
-    return call;
-  }
 
   noteCooling(until: number): void {
     this.earliestCooling = this.earliestCooling === null ? until : Math.min(this.earliestCooling, until);
