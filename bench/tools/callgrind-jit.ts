@@ -10,6 +10,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseArgs, promisify } from 'node:util';
+import { programTotal } from './instructions.js';
 
 const run = promisify(execFile);
 
@@ -58,15 +59,10 @@ export function rangeAt(ranges: readonly JitRange[], address: number): JitRange 
 /** Self instructions by function from a `callgrind_annotate` report, JIT addresses named from the map. */
 export function selfByFunction(report: string, ranges: readonly JitRange[]): { total: number; rows: Array<{ name: string; self: number }> } {
   const byName = new Map<string, number>();
-  let total = 0;
   for (const line of report.split('\n')) {
     const m = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.+)$/.exec(line);
-    if (m === null) continue;
+    if (m === null || m[2]!.includes('PROGRAM TOTALS')) continue;
     const count = Number(m[1]!.replaceAll(',', ''));
-    if (m[2]!.includes('PROGRAM TOTALS')) {
-      total = count;
-      continue;
-    }
     const where = m[2]!.replace(/\s+\[[^\]]*\]$/, '');
     const address = /0x([0-9a-f]+)/i.exec(where);
     const jit = address === null || !where.startsWith('???') ? null : rangeAt(ranges, parseInt(address[1]!, 16));
@@ -74,7 +70,7 @@ export function selfByFunction(report: string, ranges: readonly JitRange[]): { t
     byName.set(name, (byName.get(name) ?? 0) + count);
   }
   const rows = [...byName].map(([name, self]) => ({ name, self })).sort((a, b) => b.self - a.self);
-  return { total, rows };
+  return { total: programTotal(report), rows };
 }
 
 async function mainCli(): Promise<void> {
