@@ -10,15 +10,18 @@ import { envWithoutTestRunner } from '../../helpers/runner-env.js';
 const FIXTURES = 'test/unit/scripts/fixtures';
 
 /**
- * The runner on one fixture, in a project of its own: the repository's packages and scripts linked in,
- * its settings and the fixture copied (at the same path, which the summary names), and its own `.tap`
- * folder. A tap run empties `.tap/processinfo` as it starts, so one started in the repository itself
+ * The runner on one fixture, in a project of its own: the repository's packages, scripts and compiled
+ * test helpers linked in, its settings and the fixture copied (at the same path, which the summary
+ * names), and its own `.tap` folder. A tap run empties `.tap/processinfo` as it starts, so one started in the repository itself
  * races the run this test is part of (a loaded CI runner saw it exit 1 having printed nothing).
  */
 function run(t: Test, fixture: string) {
   const root = t.testdir();
   for (const dir of ['node_modules', 'scripts']) symlinkSync(resolve(dir), join(root, dir));
   for (const f of ['package.json', 'tsconfig.json']) copyFileSync(f, join(root, f));
+  // The settings' preload for every test process (`"node-arg"`) lives with the compiled helpers.
+  mkdirSync(join(root, 'dist/test'), { recursive: true });
+  symlinkSync(resolve('dist/test/helpers'), join(root, 'dist/test/helpers'));
   // Tests run compiled: the fixture's compiled file, where tap places its failures.
   const file = `dist/${FIXTURES}/${fixture.replace(/\.ts$/, '.js')}`;
   mkdirSync(dirname(join(root, file)), { recursive: true });
