@@ -6,6 +6,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Pause } from './gc-pauses.js';
 import type { ChildCommand, ChildReply, ProcessStats, SimulatorSettings } from './ipc.js';
+import { serveNodeFlags } from './serve-flags.js';
 
 export type ChildName = 'simulator' | 'passthrough' | 'gateway';
 
@@ -41,9 +42,11 @@ const EXT = extname(fileURLToPath(import.meta.url));
 
 export async function startChild(name: ChildName, opts: ChildOptions = {}): Promise<ChildHandle> {
   const file = fileURLToPath(new URL(`./children/${name}${EXT}`, import.meta.url));
+  // The proxies under test run as `npm start` runs the gateway (serve-flags.ts); the simulator as node does.
+  const served = name === 'simulator' ? [] : serveNodeFlags();
   const child = fork(file, [JSON.stringify(opts.args ?? {})], {
     env: { ...inheritedEnv(), ...opts.env, NODE_ENV: 'benchmark' },
-    execArgv: [...process.execArgv, '--expose-gc', ...(opts.nodeFlags ?? [])],
+    execArgv: [...process.execArgv, '--expose-gc', ...served, ...(opts.nodeFlags ?? [])],
     // The gateway's access log goes nowhere but is still produced: its cost is part of the number.
     stdio: ['ignore', opts.stdout ?? 'ignore', 'inherit', 'ipc'],
   });
