@@ -6,7 +6,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Pause } from './gc-pauses.js';
 import type { ChildCommand, ChildReply, ProcessStats, SimulatorSettings } from './ipc.js';
-import { serveNodeFlags } from './serve-flags.js';
+import { SERVE_NODE_FLAGS } from '../src/apps/serve/node-flags.js';
 
 export type ChildName = 'simulator' | 'passthrough' | 'gateway';
 
@@ -42,8 +42,8 @@ const EXT = extname(fileURLToPath(import.meta.url));
 
 export async function startChild(name: ChildName, opts: ChildOptions = {}): Promise<ChildHandle> {
   const file = fileURLToPath(new URL(`./children/${name}${EXT}`, import.meta.url));
-  // The proxies under test run as `npm start` runs the gateway (serve-flags.ts); the simulator as node does.
-  const served = name === 'simulator' ? [] : serveNodeFlags();
+  // The proxies under test run as `npm start` runs the gateway (src/apps/serve/node-flags.ts); the simulator as node does.
+  const served = name === 'simulator' ? [] : SERVE_NODE_FLAGS;
   const child = fork(file, [JSON.stringify(opts.args ?? {})], {
     env: { ...inheritedEnv(), ...opts.env, NODE_ENV: 'benchmark' },
     execArgv: [...process.execArgv, '--expose-gc', ...served, ...(opts.nodeFlags ?? [])],

@@ -23,7 +23,7 @@ import { parseArgs, promisify } from 'node:util';
 import { runLoad } from '../load.js';
 import { gatewaySettings } from '../options.js';
 import { startChild } from '../processes.js';
-import { serveNodeFlags } from '../serve-flags.js';
+import { SERVE_NODE_FLAGS } from '../../src/apps/serve/node-flags.js';
 import { buildScenarios, simulatorSettingsOf } from '../scenarios.js';
 import { gatewayEnv, UPSTREAM_KEY } from '../targets.js';
 
@@ -83,7 +83,7 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
     // Without the caller's NODE_OPTIONS, through `env -u` (it execs valgrind, so the pid is valgrind's): a
     // test runner's module hooks, which its own spawn hook writes back into any environment given, would
     // be emulated too; under the suite they cost as much CPU as the gateway's whole start under valgrind.
-    const gateway = spawn('env', ['-u', 'NODE_OPTIONS', 'valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, ...serveNodeFlags(), ...(opts.perfMap === true ? ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${join(dir, 'v8.log')}`] : []), ...program], {
+    const gateway = spawn('env', ['-u', 'NODE_OPTIONS', 'valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, ...SERVE_NODE_FLAGS, ...(opts.perfMap === true ? ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${join(dir, 'v8.log')}`] : []), ...program], {
       env,
       stdio: ['ignore', 'pipe', 'ignore'],
     });

@@ -5,6 +5,7 @@ import { get as httpGet } from 'node:http';
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { SERVE_NODE_FLAGS } from '../serve/node-flags.js';
 
 /** How to run `model-gateway`: node, its options (a TypeScript loader under tests) and the entry script. */
 export interface GatewayCommand {
@@ -14,9 +15,9 @@ export interface GatewayCommand {
   readonly env: Readonly<Record<string, string>>;
 }
 
-/** This build's `model-gateway`: dist/src/main.js beside the compiled fleet. */
+/** This build's `model-gateway`: dist/src/main.js beside the compiled fleet, with the flags it is served with. */
 export function gatewayCommand(): GatewayCommand {
-  return { execPath: process.execPath, args: [fileURLToPath(new URL('../../main.js', import.meta.url))], env: {} };
+  return { execPath: process.execPath, args: [...SERVE_NODE_FLAGS, fileURLToPath(new URL('../../main.js', import.meta.url))], env: {} };
 }
 
 export interface GatewayProcessOptions {
