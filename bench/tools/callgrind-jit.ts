@@ -64,9 +64,10 @@ export function selfByFunction(report: string, ranges: readonly JitRange[]): { t
     if (m === null || m[2]!.includes('PROGRAM TOTALS')) continue;
     const count = Number(m[1]!.replaceAll(',', ''));
     const where = m[2]!.replace(/\s+\[[^\]]*\]$/, '');
-    const address = /0x([0-9a-f]+)/i.exec(where);
-    const jit = address === null || !where.startsWith('???') ? null : rangeAt(ranges, parseInt(address[1]!, 16));
-    const name = jit !== null ? `${jit.name} [js]` : address !== null && where.startsWith('???') ? '(JIT code not in the map)' : where;
+    // callgrind names code it has no symbol for `???:0x<address>`: V8's compiled JavaScript.
+    const address = where.startsWith('???') ? /0x([0-9a-f]+)/i.exec(where) : null;
+    const jit = address === null ? null : rangeAt(ranges, parseInt(address[1]!, 16));
+    const name = address === null ? where : jit !== null ? `${jit.name} [js]` : '(JIT code not in the map)';
     byName.set(name, (byName.get(name) ?? 0) + count);
   }
   const rows = [...byName].map(([name, self]) => ({ name, self })).sort((a, b) => b.self - a.self);

@@ -35,8 +35,8 @@ async function startCoverage(tracker: string): Promise<void> {
   const state = (globalThis as Record<symbol, SpawnHooks | undefined>)[Symbol.for('process-on-spawn@*:singletonId')];
   state?.listeners.push((options) => {
     const nodeOptions = options.env.NODE_OPTIONS;
-    if (nodeOptions === undefined) return;
-    options.env = { ...options.env, NODE_OPTIONS: swapTrackerPreload(nodeOptions, tracker, SELF), [TRACKER_PRELOAD_ENV]: tracker };
+    const swapped = nodeOptions === undefined ? nodeOptions : swapTrackerPreload(nodeOptions, tracker, SELF);
+    if (swapped !== nodeOptions) options.env = { ...options.env, NODE_OPTIONS: swapped, [TRACKER_PRELOAD_ENV]: tracker };
   });
 }
 

@@ -2,18 +2,13 @@
 // package, small parsers for what it does not cover (Dockerfile, haproxy.cfg, env files, compose's
 // `${VAR}` interpolation), and the gateway's own configuration loader for what the files set, so
 // every check compares a file with what the code does, never with a copy of a default.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { GatewayConfig } from '../../../src/config/config.js';
 
-import { REPO_ROOT } from '../../helpers/repo-root.js';
+import { REPO_ROOT, repoText } from '../../helpers/repo-root.js';
 
 export const ROOT = REPO_ROOT;
-
-export function repoText(path: string): string {
-  return readFileSync(join(ROOT, path), 'utf8');
-}
+export { repoText };
 
 /** A YAML file of the repository; `<<:` merge keys (compose's shared blocks) are resolved. */
 export function repoYaml<T>(path: string): T {

@@ -1,12 +1,9 @@
 // The flags the gateway is served with, as every way of starting it carries them as text.
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { SERVE_NODE_FLAGS } from '../../../../src/apps/serve/node-flags.js';
 import { gatewayCommand } from '../../../../src/apps/fleet/gateway-process.js';
-import { REPO_ROOT } from '../../../helpers/repo-root.js';
+import { repoText } from '../../../helpers/repo-root.js';
 
-const repoText = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 const flags = SERVE_NODE_FLAGS.join(' ');
 
 t.test('npm start, the model-gateway command and the local fleet start node with them', async (t) => {
