@@ -1,33 +1,33 @@
-import { startsAt } from '../lib/text-at.js';
+import { BytePattern, viewOf } from '../lib/bytes/bytes-at.js';
 import type { TokenUsage } from './token-usage.js';
 
 // How much output a stream relayed to the client, for a request the client cancelled before the
 // provider's final usage came (finding N3: such a stream was metered at the 1 output token of its first
 // event). It reads the provider's SSE events (Anthropic's, which every provider stream is decoded to)
-// as the stream's own parser hands them over, without parsing JSON: a `content_block_delta` event's
-// value runs from its field ("text", "thinking", "partial_json") to the data's closing `"}}`. Escapes
-// count as the characters they take on the wire, so the estimate errs on the side of more.
+// where the stream's reader found them in the chunk's bytes, without parsing JSON: a
+// `content_block_delta` event's value runs from its field ("text", "thinking", "partial_json") to the
+// data's closing `"}}`. It counts the value's bytes as they came: escapes as the characters they take on
+// the wire and a character beyond ASCII as its two to four bytes, so the estimate errs on the side of
+// more (and text in scripts that take a token or more per character comes nearer its real count).
 //
 // It used to scan the relayed bytes for itself, line by line, beside the parser that already split
 // them: two native Buffer searches and a compare per line were about a tenth of a streamed request's
-// CPU in the bench's profiles. Counting the events the parser dispatches costs one startsWith and one
-// indexOf on a string the parser made anyway. An event counts once its closing blank line arrived.
+// CPU in the bench's profiles. Counting the events the reader hands over costs a compare of the kind's
+// letters in place. An event counts once its closing blank line arrived.
 
 /** Characters per output token in the estimate (English text and JSON come near it). */
 export const CHARS_PER_OUTPUT_TOKEN = 4;
 
-const DELTA_EVENT = '{"type":"content_block_delta"';
-const VALUE_FIELDS = ['"text":"', '"thinking":"', '"partial_json":"'];
+const DELTA_EVENT = new BytePattern('{"type":"content_block_delta"');
+const VALUE_FIELDS = ['"text":"', '"thinking":"', '"partial_json":"'].map((field) => Buffer.from(field));
 const DATA_END = '"}}'.length;
-/**
- * A delta's data in the provider's own layout, up to its index's digits. Written out, not joined from
- * DELTA_EVENT: a joined string stays a rope, and every compare against a rope costs a runtime call.
- */
+/** A delta's data in the provider's own layout, up to its index's digits. */
 export const DELTA_HEAD = '{"type":"content_block_delta","index":';
+const DELTA_HEAD_BYTES = new BytePattern(DELTA_HEAD);
 /** From the comma after the index to the value's opening quote, by the kind's first two letters. */
-const TEXT_KIND = ',"delta":{"type":"text_delta","text":"';
-const THINKING_KIND = ',"delta":{"type":"thinking_delta","thinking":"';
-const INPUT_KIND = ',"delta":{"type":"input_json_delta","partial_json":"';
+const TEXT_KIND = new BytePattern(',"delta":{"type":"text_delta","text":"');
+const THINKING_KIND = new BytePattern(',"delta":{"type":"thinking_delta","thinking":"');
+const INPUT_KIND = new BytePattern(',"delta":{"type":"input_json_delta","partial_json":"');
 const KIND_AT = ',"delta":{"type":"'.length;
 
 /**
@@ -36,13 +36,13 @@ const KIND_AT = ',"delta":{"type":"'.length;
  * first letters, so one compare checks the rest: a search for the field cost more than all the
  * event's other work.
  */
-function usualValueStart(text: string, digits: number, end: number): number {
+function usualValueStart(bytes: Buffer, view: DataView, digits: number, end: number): number {
   let i = digits;
-  while (isDigit(text.charCodeAt(i))) i++;
-  if (i === digits) return -1;
-  const first = text.charCodeAt(i + KIND_AT);
-  const kind = first === 0x69 /* i */ ? INPUT_KIND : first !== 0x74 /* t */ ? null : text.charCodeAt(i + KIND_AT + 1) === 0x65 /* e */ ? TEXT_KIND : THINKING_KIND;
-  return kind !== null && startsAt(text, i, end, kind) ? i + kind.length : -1;
+  while (i < end && isDigit(bytes[i]!)) i++;
+  if (i === digits || i + KIND_AT + 1 >= end) return -1;
+  const first = bytes[i + KIND_AT];
+  const kind = first === 0x69 /* i */ ? INPUT_KIND : first !== 0x74 /* t */ ? null : bytes[i + KIND_AT + 1] === 0x65 /* e */ ? TEXT_KIND : THINKING_KIND;
+  return kind !== null && kind.startsAt(view, i, end) ? i + kind.length : -1;
 }
 
 function isDigit(c: number): boolean {
@@ -50,32 +50,34 @@ function isDigit(c: number): boolean {
 }
 
 export class RelayedOutput {
-  /** Characters of text, thinking and tool-argument deltas seen so far. */
+  /** Bytes of text, thinking and tool-argument values seen so far (the characters of ASCII text). */
   chars = 0;
 
-  /** One provider event's `data` (a stream's parser calls this for every event it dispatches). */
+  /** One provider event's `data`, as the general parser hands it over (a stream that left the usual shape). */
   event(data: string): void {
-    this.eventAt(data, 0, data.length);
+    const bytes = Buffer.from(data, 'utf8');
+    this.eventAt(bytes, viewOf(bytes), 0, bytes.length);
   }
 
-  /** The same for data at text[start, end), read in place (../dialects/sse/named-events.ts hands events over so). */
-  eventAt(text: string, start: number, end: number): void {
-    if (startsAt(text, start, end, DELTA_HEAD)) this.deltaAt(text, start + DELTA_HEAD.length, end);
-    else if (startsAt(text, start, end, DELTA_EVENT)) this.searched(text, start + DELTA_EVENT.length, end);
+  /** The same for data at bytes[start, end), read in place (../dialects/sse/named-events.ts hands events over so). */
+  eventAt(bytes: Buffer, view: DataView, start: number, end: number): void {
+    if (DELTA_HEAD_BYTES.startsAt(view, start, end)) this.deltaAt(bytes, view, start + DELTA_HEAD_BYTES.length, end);
+    else if (DELTA_EVENT.startsAt(view, start, end)) this.searched(bytes, start + DELTA_EVENT.length, end);
   }
 
   /** A content_block_delta's data whose DELTA_HEAD ends at `digits`, up to `end`. */
-  deltaAt(text: string, digits: number, end: number): void {
-    const valueStart = usualValueStart(text, digits, end);
+  deltaAt(bytes: Buffer, view: DataView, digits: number, end: number): void {
+    const valueStart = usualValueStart(bytes, view, digits, end);
     if (valueStart !== -1) this.count(end, valueStart);
-    else this.searched(text, digits, end);
+    else this.searched(bytes, digits, end);
   }
 
   /** Members in another order: the first value field after `from` is the one. */
-  private searched(text: string, from: number, end: number): void {
+  private searched(bytes: Buffer, from: number, end: number): void {
     for (let i = 0; i < VALUE_FIELDS.length; i++) {
-      const at = text.indexOf(VALUE_FIELDS[i]!, from);
-      if (at >= 0 && at < end) return this.count(end, at + VALUE_FIELDS[i]!.length);
+      const field = VALUE_FIELDS[i]!;
+      const at = bytes.indexOf(field, from);
+      if (at >= 0 && at < end) return this.count(end, at + field.length);
     }
   }
 

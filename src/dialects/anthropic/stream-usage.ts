@@ -1,17 +1,19 @@
 // Reads usage from the provider's answers on the side of the messages surface, whose bytes go to
 // the client untouched. In a stream only message_start, message_delta and error are JSON-parsed;
 // the other events are recognised by their `event:` name alone, compared in place in the chunk's
-// text (../sse/named-events.ts): no strings are cut out of an event the observer does not read.
+// bytes (../sse/named-events.ts): nothing is decoded of an event the observer does not read.
 
 import { DELTA_HEAD, RelayedOutput } from '../../metering/relayed-output.js';
 import { emptyUsage, mergeProviderUsage, usageOf, usageOfCommonText, type TokenUsage } from '../../metering/token-usage.js';
 import type { SseEvent } from '../sse/parser.js';
 import { NamedEventReader, type NamedEventSink } from '../sse/named-events.js';
-import { textIs } from '../../lib/text-at.js';
+import { BytePattern } from '../../lib/bytes/bytes-at.js';
 import { isRecord } from '../../lib/is-record.js';
 import type { AnswerFacts } from '../translators/translator.js';
 import { emptyAnswerFacts, noteMessageDelta, noteMessageStart } from './answer-facts.js';
 
+const CONTENT_BLOCK_DELTA = new BytePattern('content_block_delta');
+const MESSAGE_STOP = new BytePattern('message_stop');
 
 function parseJson(text: string): unknown {
   try {
@@ -65,27 +67,27 @@ export class AnthropicStreamObserver implements NamedEventSink {
   }
 
   /** A content_block_delta in the provider's own layout, up to its index's digits. */
-  hot(text: string, afterHead: number, dataEnd: number): void {
+  hot(bytes: Buffer, view: DataView, afterHead: number, dataEnd: number): void {
     this.tokenSeen = true;
-    this.relayed.deltaAt(text, afterHead, dataEnd);
+    this.relayed.deltaAt(bytes, view, afterHead, dataEnd);
   }
 
   /** An event of the usual shape, read in place: by the name's length first, content_block_delta's 19 most often. */
-  named(text: string, nameStart: number, nameEnd: number, dataStart: number, dataEnd: number): void {
+  named(bytes: Buffer, view: DataView, nameStart: number, nameEnd: number, dataStart: number, dataEnd: number): void {
     switch (nameEnd - nameStart) {
       case 19:
-        if (textIs(text, nameStart, nameEnd, 'content_block_delta')) {
+        if (CONTENT_BLOCK_DELTA.is(view, nameStart, nameEnd)) {
           this.tokenSeen = true;
-          this.relayed.eventAt(text, dataStart, dataEnd);
+          this.relayed.eventAt(bytes, view, dataStart, dataEnd);
         }
         return;
       case 12:
-        if (textIs(text, nameStart, nameEnd, 'message_stop')) this.stopped = true;
+        if (MESSAGE_STOP.is(view, nameStart, nameEnd)) this.stopped = true;
         return;
       case 13:
       case 5: {
-        const name = text.slice(nameStart, nameEnd);
-        if (name === 'message_start' || name === 'message_delta' || name === 'error') this.onParsedEvent(name, parseJson(text.slice(dataStart, dataEnd)));
+        const name = bytes.toString('latin1', nameStart, nameEnd);
+        if (name === 'message_start' || name === 'message_delta' || name === 'error') this.onParsedEvent(name, parseJson(bytes.toString('utf8', dataStart, dataEnd)));
         return;
       }
     }

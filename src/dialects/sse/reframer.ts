@@ -9,10 +9,10 @@ import type { SseEvent } from './parser.js';
 export interface StreamMapper<In, Out> {
   map(input: In): Out[];
   /**
-   * The Reframer's hot event (its `hot` option) with where it lies in the chunk's text, for a mapper
+   * The Reframer's hot event (its `hot` option) with where it lies in the chunk's bytes, for a mapper
    * that reads more of it in place; without this, such an event goes to map() like any other.
    */
-  mapHot?(input: In, text: string, afterHead: number, dataEnd: number): Out[];
+  mapHot?(input: In, bytes: Buffer, view: DataView, afterHead: number, dataEnd: number): Out[];
   /** Called once when the input ended normally (not on error): the last outputs. */
   end(): Out[];
 }
@@ -36,11 +36,11 @@ export class Reframer {
     const hotHeadLength = hot?.dataHead.length ?? 0;
     this.parser = new NamedEventReader(
       {
-        named: (text, nameStart, nameEnd, dataStart, dataEnd) => map({ event: text.slice(nameStart, nameEnd), data: text.slice(dataStart, dataEnd) }),
+        named: (bytes, _view, nameStart, nameEnd, dataStart, dataEnd) => map({ event: bytes.toString('utf8', nameStart, nameEnd), data: bytes.toString('utf8', dataStart, dataEnd) }),
         event: map,
-        hot: (text, afterHead, dataEnd) => {
-          const ev = { event: hot!.name, data: text.slice(afterHead - hotHeadLength, dataEnd) };
-          this.append(this.mapper.mapHot === undefined ? this.mapper.map(ev) : this.mapper.mapHot(ev, text, afterHead, dataEnd));
+        hot: (bytes, view, afterHead, dataEnd) => {
+          const ev = { event: hot!.name, data: bytes.toString('utf8', afterHead - hotHeadLength, dataEnd) };
+          this.append(this.mapper.mapHot === undefined ? this.mapper.map(ev) : this.mapper.mapHot(ev, bytes, view, afterHead, dataEnd));
         },
       },
       options,

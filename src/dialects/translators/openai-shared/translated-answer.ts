@@ -93,8 +93,8 @@ export class ReframedStream implements StreamTranslation {
           return translator.map(ev);
         },
         // A delta the reader recognised by its head: counted from there, without comparing the head again.
-        mapHot(ev, text, afterHead, dataEnd) {
-          relayed.deltaAt(text, afterHead, dataEnd);
+        mapHot(ev, bytes, view, afterHead, dataEnd) {
+          relayed.deltaAt(bytes, view, afterHead, dataEnd);
           return translator.map(ev);
         },
         end: () => translator.end(),

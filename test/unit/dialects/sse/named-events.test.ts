@@ -14,17 +14,17 @@ function read(chunks: Buffer[], hot = true): { events: string; ways: Set<string>
   const ways = new Set<string>();
   const reader = new NamedEventReader(
     {
-      named(text, ns, ne, ds, de) {
+      named(bytes, _view, ns, ne, ds, de) {
         ways.add('named');
-        events.push([text.slice(ns, ne), text.slice(ds, de)]);
+        events.push([bytes.toString('utf8', ns, ne), bytes.toString('utf8', ds, de)]);
       },
       event(ev) {
         ways.add('general');
         events.push([ev.event, ev.data]);
       },
-      hot(text, afterHead, de) {
+      hot(bytes, _view, afterHead, de) {
         ways.add('hot');
-        events.push([HOT.name, HOT.dataHead + text.slice(afterHead, de)]);
+        events.push([HOT.name, HOT.dataHead + bytes.toString('utf8', afterHead, de)]);
       },
     },
     hot ? { hot: HOT } : {},
