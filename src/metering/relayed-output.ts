@@ -1,4 +1,5 @@
 import { BytePattern, viewOf } from '../lib/bytes/bytes-at.js';
+import { DELTA_HEAD, emptyDeltaPlace, readDeltaHead, type DeltaPlace } from '../dialects/anthropic/delta-bytes.js';
 import type { TokenUsage } from './token-usage.js';
 
 // How much output a stream relayed to the client, for a request the client cancelled before the
@@ -21,37 +22,12 @@ export const CHARS_PER_OUTPUT_TOKEN = 4;
 const DELTA_EVENT = new BytePattern('{"type":"content_block_delta"');
 const VALUE_FIELDS = ['"text":"', '"thinking":"', '"partial_json":"'].map((field) => Buffer.from(field));
 const DATA_END = '"}}'.length;
-/** A delta's data in the provider's own layout, up to its index's digits. */
-export const DELTA_HEAD = '{"type":"content_block_delta","index":';
 const DELTA_HEAD_BYTES = new BytePattern(DELTA_HEAD);
-/** From the comma after the index to the value's opening quote, by the kind's first two letters. */
-const TEXT_KIND = new BytePattern(',"delta":{"type":"text_delta","text":"');
-const THINKING_KIND = new BytePattern(',"delta":{"type":"thinking_delta","thinking":"');
-const INPUT_KIND = new BytePattern(',"delta":{"type":"input_json_delta","partial_json":"');
-const KIND_AT = ',"delta":{"type":"'.length;
-
-/**
- * Where the value starts in a delta in the provider's own layout, given where its index's digits start
- * (just after DELTA_HEAD), else -1 (the caller searches for the field). The kind is read from its
- * first letters, so one compare checks the rest: a search for the field cost more than all the
- * event's other work.
- */
-function usualValueStart(bytes: Buffer, view: DataView, digits: number, end: number): number {
-  let i = digits;
-  while (i < end && isDigit(bytes[i]!)) i++;
-  if (i === digits || i + KIND_AT + 1 >= end) return -1;
-  const first = bytes[i + KIND_AT];
-  const kind = first === 0x69 /* i */ ? INPUT_KIND : first !== 0x74 /* t */ ? null : bytes[i + KIND_AT + 1] === 0x65 /* e */ ? TEXT_KIND : THINKING_KIND;
-  return kind !== null && kind.startsAt(view, i, end) ? i + kind.length : -1;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
 
 export class RelayedOutput {
   /** Bytes of text, thinking and tool-argument values seen so far (the characters of ASCII text). */
   chars = 0;
+  private readonly place = emptyDeltaPlace();
 
   /** One provider event's `data`, as the general parser hands it over (a stream that left the usual shape). */
   event(data: string): void {
@@ -67,9 +43,13 @@ export class RelayedOutput {
 
   /** A content_block_delta's data whose DELTA_HEAD ends at `digits`, up to `end`. */
   deltaAt(bytes: Buffer, view: DataView, digits: number, end: number): void {
-    const valueStart = usualValueStart(bytes, view, digits, end);
-    if (valueStart !== -1) this.count(end, valueStart);
+    if (readDeltaHead(bytes, view, digits, end, this.place)) this.count(end, this.place.valueStart);
     else this.searched(bytes, digits, end);
+  }
+
+  /** A delta whose head the caller read already (readDeltaHead), its data ending at `end`. */
+  deltaRead(place: DeltaPlace, end: number): void {
+    this.count(end, place.valueStart);
   }
 
   /** Members in another order: the first value field after `from` is the one. */

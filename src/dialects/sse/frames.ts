@@ -27,3 +27,20 @@ export function frameText(frame: Frame): string {
       return 'data: [DONE]\n\n';
   }
 }
+
+/** A data frame's bytes before and after a piece spliced in later (a hot frame: see FrameOutput). */
+export interface FramePieces {
+  before: Uint8Array;
+  after: Uint8Array;
+}
+
+/** Where the piece goes in the JSON given to dataFrameAround: a character JSON.stringify never leaves raw. */
+export const PIECE = '\u0000';
+
+/** `json` holds PIECE once: the data frame around it, as bytes made once. */
+export function dataFrameAround(json: string): FramePieces {
+  const text = frameText({ kind: 'data', json });
+  const at = text.indexOf(PIECE);
+  if (at === -1 || text.indexOf(PIECE, at + 1) !== -1) throw new Error('dataFrameAround: the JSON must hold the piece once');
+  return { before: Buffer.from(text.slice(0, at)), after: Buffer.from(text.slice(at + 1)) };
+}

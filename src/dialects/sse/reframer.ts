@@ -1,6 +1,8 @@
-// Upstream SSE bytes → re-framed SSE text, pushed a chunk at a time: each chunk is parsed, its events
-// mapped, and every frame they produce comes back as one string (one socket write). The stream relay
-// (src/gateway/relay/relay-answer.ts) calls it for every chunk the provider sends.
+// Upstream SSE bytes → re-framed SSE, pushed a chunk at a time: each chunk is parsed, its events
+// mapped, and every frame they produce comes back as one string or buffer (one socket write,
+// ./frame-output.ts). The stream relay (src/gateway/relay/relay-answer.ts) calls it for every chunk the
+// provider sends.
+import { FrameOutput } from './frame-output.js';
 import { frameText, type Frame } from './frames.js';
 import { NamedEventReader } from './named-events.js';
 import type { SseEvent } from './parser.js';
@@ -13,6 +15,11 @@ export interface StreamMapper<In, Out> {
    * that reads more of it in place; without this, such an event goes to map() like any other.
    */
   mapHot?(input: In, bytes: Buffer, view: DataView, afterHead: number, dataEnd: number): Out[];
+  /**
+   * The hot event, before mapHot: written into `output` as bytes straight from the chunk's, true; or
+   * false, and it goes to mapHot (or map) as an event. Nothing may be written when it returns false.
+   */
+  hotBytes?(bytes: Buffer, view: DataView, afterHead: number, dataEnd: number, output: FrameOutput): boolean;
   /** Called once when the input ended normally (not on error): the last outputs. */
   end(): Out[];
 }
@@ -21,7 +28,7 @@ export class Reframer {
   /** Frames produced so far: lets the caller see when more than the opening frame has gone out. */
   frames = 0;
   private readonly parser: NamedEventReader;
-  private text = '';
+  private readonly output = new FrameOutput();
 
   /**
    * The events are read by a NamedEventReader (the usual shape in place, anything else by the general
@@ -39,6 +46,10 @@ export class Reframer {
         named: (bytes, _view, nameStart, nameEnd, dataStart, dataEnd) => map({ event: bytes.toString('utf8', nameStart, nameEnd), data: bytes.toString('utf8', dataStart, dataEnd) }),
         event: map,
         hot: (bytes, view, afterHead, dataEnd) => {
+          if (this.mapper.hotBytes?.(bytes, view, afterHead, dataEnd, this.output) === true) {
+            this.frames++;
+            return;
+          }
           const ev = { event: hot!.name, data: bytes.toString('utf8', afterHead - hotHeadLength, dataEnd) };
           this.append(this.mapper.mapHot === undefined ? this.mapper.map(ev) : this.mapper.mapHot(ev, bytes, view, afterHead, dataEnd));
         },
@@ -48,32 +59,27 @@ export class Reframer {
   }
 
   /** The frames this chunk completed ('' for none). Throws when the bytes cannot be parsed (an oversized event). */
-  push(chunk: Buffer): string {
+  push(chunk: Buffer): string | Buffer {
+    this.output.expect(chunk.length);
     this.parser.push(chunk);
-    return this.take();
+    return this.output.take();
   }
 
   /** The upstream ended normally: the last frames. */
-  end(): string {
+  end(): string | Buffer {
     this.parser.end();
     this.append(this.mapper.end());
-    return this.take();
+    return this.output.take();
   }
 
   /** The upstream failed: the frames the caller has the mapper end with (its error frames, or none). */
-  close(frames: Frame[]): string {
+  close(frames: Frame[]): string | Buffer {
     this.append(frames);
-    return this.take();
+    return this.output.take();
   }
 
   private append(frames: Frame[]): void {
-    for (let i = 0; i < frames.length; i++) this.text += frameText(frames[i]!);
+    for (let i = 0; i < frames.length; i++) this.output.addText(frameText(frames[i]!));
     this.frames += frames.length;
-  }
-
-  private take(): string {
-    const text = this.text;
-    this.text = '';
-    return text;
   }
 }

@@ -87,7 +87,7 @@ export interface StreamTranslation {
    * The relay ended (`failure`: what broke it, for 'source_failed'): what to write to close an
    * incomplete stream ('' for nothing; not written when the client left). Called once, before usage is read.
    */
-  close(end: RelayEnd, failure: unknown): string;
+  close(end: RelayEnd, failure: unknown): string | Buffer;
   /** The client received a complete response. */
   readonly complete: boolean;
   readonly firstTokenSeen: boolean;

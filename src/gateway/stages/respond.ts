@@ -100,7 +100,7 @@ async function relayStream(ctx: RequestContext, stream: AnswerStream, translatio
     }
     return;
   }
-  if (tail !== '') res.write(tail);
+  if (tail.length > 0) res.write(tail);
   if (!translation.complete) {
     ctx.outcome = 'upstream_error';
     // The provider went silent past the idle timeout, or its stream broke off (or carried an error event).

@@ -3,7 +3,9 @@
 
 import { STREAM_INTERRUPTED, type StreamFailure as RelayFailure } from '../../errors/stream-frames.js';
 import { mergeProviderUsage } from '../../../metering/token-usage.js';
-import type { Frame } from '../../sse/frames.js';
+import { dataFrameAround, PIECE, type Frame, type FramePieces } from '../../sse/frames.js';
+import type { FrameOutput } from '../../sse/frame-output.js';
+import { literalEnd, type DeltaPlace } from '../../anthropic/delta-bytes.js';
 import type { SseEvent } from '../../sse/parser.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { chatStreamErrorChunk } from '../openai-shared/error.js';
@@ -42,8 +44,14 @@ export class ChatStreamTranslator extends StreamProgress implements EventTransla
   private readonly opts: ChatStreamOptions;
   private readonly fastDeltas: boolean;
   private writer: ChunkWriter | null = null;
-  /** Anthropic block index → OpenAI tool index (which counts tool calls only) and whether arguments came. */
-  private readonly tools = new Map<number, { k: number; gotArguments: boolean }>();
+  /**
+   * Anthropic block index → OpenAI tool index (which counts tool calls only), whether arguments came,
+   * and the frame of its argument pieces (made at the first piece that takes the byte path).
+   */
+  private readonly tools = new Map<number, { k: number; gotArguments: boolean; argumentsFrame: FramePieces | null }>();
+  /** The frames of a text and a reasoning piece, made with the writer. */
+  private contentFrame: FramePieces | null = null;
+  private reasoningFrame: FramePieces | null = null;
   /** Text and thinking blocks started and not stopped: the only ones whose deltas take the fast path. */
   private readonly openBlocks = new Map<number, 'text' | 'thinking'>();
   private toolCount = 0;
@@ -134,7 +142,7 @@ export class ChatStreamTranslator extends StreamProgress implements EventTransla
     if (!isRecord(block)) return [];
     if (block.type === 'tool_use' && typeof ev.index === 'number') {
       const k = this.toolCount++;
-      this.tools.set(ev.index, { k, gotArguments: false });
+      this.tools.set(ev.index, { k, gotArguments: false, argumentsFrame: null });
       this.sawToken = true;
       return [data(w.toolStart(k, String(block.id), String(block.name)))];
     }
@@ -162,6 +170,32 @@ export class ChatStreamTranslator extends StreamProgress implements EventTransla
     if (this.openBlocks.get(d.index) !== d.kind) return null;
     this.sawToken = true;
     return [data(d.kind === 'text' ? w.contentLiteral(d.literal) : w.reasoningLiteral(d.literal))];
+  }
+
+  /**
+   * The same as fastDelta for a delta read in place (./fast-delta.ts's shape, checked on the bytes by
+   * literalEnd): the frame goes out as its prefix, the provider's piece copied as it came, its suffix.
+   */
+  deltaBytes(bytes: Buffer, place: DeltaPlace, dataEnd: number, output: FrameOutput): boolean {
+    const w = this.writer;
+    if (this.closed || !this.fastDeltas || w === null) return false;
+    const close = literalEnd(bytes, place.valueStart, dataEnd);
+    if (close === -1 || close === place.valueStart) return false; // an empty piece emits nothing: left to the full path
+    let frame: FramePieces;
+    if (place.kind === 'input_json') {
+      const tool = this.tools.get(place.index);
+      if (!tool) return false;
+      tool.gotArguments = true;
+      frame = tool.argumentsFrame ??= dataFrameAround(w.toolArgumentsLiteral(tool.k, PIECE));
+    } else {
+      if (this.openBlocks.get(place.index) !== place.kind) return false;
+      this.sawToken = true;
+      frame = place.kind === 'text' ? (this.contentFrame ??= dataFrameAround(w.contentLiteral(PIECE))) : (this.reasoningFrame ??= dataFrameAround(w.reasoningLiteral(PIECE)));
+    }
+    output.addBytes(frame.before);
+    output.addRange(bytes, place.valueStart - 1, close + 1);
+    output.addBytes(frame.after);
+    return true;
   }
 
   private onBlockDelta(w: ChunkWriter, ev: Json): Frame[] {

@@ -2,7 +2,9 @@
 // error shape (both formats use it, with the provider's status and retry advice), and a stream re-framed
 // event by event through one mapper (SSE parse → event translation → SSE frames per provider chunk).
 import type { OutgoingHttpHeaders } from 'node:http';
-import { DELTA_HEAD, RelayedOutput } from '../../../metering/relayed-output.js';
+import { RelayedOutput } from '../../../metering/relayed-output.js';
+import { DELTA_HEAD, emptyDeltaPlace, readDeltaHead, type DeltaPlace } from '../../anthropic/delta-bytes.js';
+import type { FrameOutput } from '../../sse/frame-output.js';
 import { emptyUsage, type TokenUsage } from '../../../metering/token-usage.js';
 import { streamFailureOf, type StreamFailure } from '../../errors/stream-frames.js';
 import type { Frame } from '../../sse/frames.js';
@@ -71,6 +73,11 @@ export interface EventTranslator extends StreamMapper<SseEvent, Frame> {
   readonly providerError: string | null;
   /** The frames that close a stream the relay saw fail (its idle timeout, a broken source). */
   failed(failure: StreamFailure): Frame[];
+  /**
+   * A delta in the provider's own layout (its head read into `place`, its data ending at dataEnd),
+   * written into `output` as bytes: true; false (nothing written) sends it the general way, to map().
+   */
+  deltaBytes?(bytes: Buffer, place: DeltaPlace, dataEnd: number, output: FrameOutput): boolean;
 }
 
 /** A stream answer: sets its response headers and re-frames the provider's events through `translator`. */
@@ -86,13 +93,23 @@ export class ReframedStream implements StreamTranslation {
     headers['cache-control'] = 'no-cache';
     // Every provider event passes the relayed-output count on its way to the translator.
     const relayed = this.relayed;
+    const place = emptyDeltaPlace();
     this.reframer = new Reframer(
       {
         map(ev) {
           relayed.event(ev.data);
           return translator.map(ev);
         },
-        // A delta the reader recognised by its head: counted from there, without comparing the head again.
+        // A delta the reader recognised by its head, read once for the count and the translator's bytes.
+        hotBytes:
+          translator.deltaBytes === undefined
+            ? undefined
+            : (bytes, view, afterHead, dataEnd, output) => {
+                if (!readDeltaHead(bytes, view, afterHead, dataEnd, place) || !translator.deltaBytes!(bytes, place, dataEnd, output)) return false;
+                relayed.deltaRead(place, dataEnd);
+                return true;
+              },
+        // Counted from where the reader found it, without comparing the head again.
         mapHot(ev, bytes, view, afterHead, dataEnd) {
           relayed.deltaAt(bytes, view, afterHead, dataEnd);
           return translator.map(ev);
@@ -103,15 +120,15 @@ export class ReframedStream implements StreamTranslation {
     );
   }
 
-  chunk(chunk: Buffer): string {
+  chunk(chunk: Buffer): string | Buffer {
     return this.reframer.push(chunk);
   }
 
-  end(): string {
+  end(): string | Buffer {
     return this.reframer.end();
   }
 
-  close(end: RelayEnd, failure: unknown): string {
+  close(end: RelayEnd, failure: unknown): string | Buffer {
     if (end !== 'source_failed') return '';
     return this.reframer.close(this.translator.failed(streamFailureOf(failure)));
   }

@@ -210,7 +210,7 @@ t.test('a re-framing mapper gives the same text however the provider splits its 
   const { bytes } = providerStream(12);
   const translator = () => new ChatStreamTranslator({ created: 1767225600, model: 'claude-sonnet-4-6', includeUsage: true });
   const whole = new Reframer(translator());
-  const expected = whole.push(bytes) + whole.end();
+  const expected = `${whole.push(bytes)}${whole.end()}`;
   t.match(expected, /data: \[DONE\]\n\n$/);
   for (const piece of [1, 13, 512]) {
     const provider = await startServer(t, async (_req, res) => {

@@ -1,11 +1,13 @@
-// The translator's fast path for delta events (./fast-delta.ts) against the full parse it skips: for any
-// sequence of provider events, the chunks are the same JSON values, the state (usage, first token,
-// finished, failure, warnings) is the same, and with the provider's usual escaping the bytes are the same.
+// The translator's fast paths for delta events against the full parse they skip: the string one
+// (./fast-delta.ts, for events the general parser hands over) and the byte one (deltas read in place
+// and written from the provider's bytes, as the gateway's stream answer runs them). For any sequence of
+// provider events, the chunks are the same JSON values, the state (usage, first token, finished,
+// failure, warnings) is the same, and with the provider's usual escaping the bytes are the same.
 import t from 'tap';
 import fc from 'fast-check';
 import { ChatStreamTranslator } from '../../../../../src/dialects/translators/chat-to-anthropic/stream.js';
 import { bytewise, everySplit, providerFixtures } from '../../sse/fixture-data.js';
-import { CREATED, MODEL, dataPayloads, translateSync, translator as defaultTranslator } from '../stream-helpers.js';
+import { CREATED, MODEL, dataPayloads, translateRelayed, translateSync, translator as defaultTranslator } from '../stream-helpers.js';
 import { escapeEverything } from './json-escaping.js';
 
 const fast = () => new ChatStreamTranslator({ created: CREATED, model: MODEL, includeUsage: true });
@@ -46,8 +48,9 @@ const blockStop = (index: number) => event('content_block_stop', JSON.stringify(
 const messageDelta = event('message_delta', JSON.stringify({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9 } }));
 const messageStop = event('message_stop', '{"type":"message_stop"}');
 
-function run(events: string[], tr: ChatStreamTranslator, end = true) {
-  const out = translateSync(events, tr, end);
+/** `relayed`: through the gateway's stream answer (the byte path) rather than parser and translator joined by hand. */
+function run(events: string[], tr: ChatStreamTranslator, end = true, relayed = false) {
+  const out = relayed ? translateRelayed([events.join('')], tr, end) : translateSync(events, tr, end);
   return { out, state: { usage: tr.usage, firstTokenSeen: tr.firstTokenSeen, finished: tr.finished, failure: tr.failure, warnings: tr.warnings } };
 }
 
@@ -73,10 +76,12 @@ t.test('property: any event sequence gives the same chunks (as JSON values) and 
   fc.assert(
     fc.property(fc.boolean(), fc.array(anyEvent, { maxLength: 40 }), fc.boolean(), (started, events, end) => {
       const input = started ? [messageStart, ...events] : events;
-      const a = run(input, fast(), end);
       const b = run(input, slow(), end);
-      if (JSON.stringify(dataPayloads(a.out)) !== JSON.stringify(dataPayloads(b.out))) throw new Error(`chunks differ:\n${a.out}\n---\n${b.out}`);
-      if (JSON.stringify(a.state) !== JSON.stringify(b.state)) throw new Error(`state differs: ${JSON.stringify(a.state)} / ${JSON.stringify(b.state)}`);
+      for (const relayed of [false, true]) {
+        const a = run(input, fast(), end, relayed);
+        if (JSON.stringify(dataPayloads(a.out)) !== JSON.stringify(dataPayloads(b.out))) throw new Error(`chunks differ (relayed ${relayed}):\n${a.out}\n---\n${b.out}`);
+        if (JSON.stringify(a.state) !== JSON.stringify(b.state)) throw new Error(`state differs (relayed ${relayed}): ${JSON.stringify(a.state)} / ${JSON.stringify(b.state)}`);
+      }
     }),
     { numRuns: 500 },
   );
@@ -91,9 +96,11 @@ t.test('property: a well-formed stream with the usual escaping gives the same by
         events.push(blockStart(i, k), ...pieces.map((p) => deltaEvent(i, k, p, 'stringify')), blockStop(i));
       });
       events.push(messageDelta, messageStop);
-      const a = run(events, fast()).out;
       const b = run(events, slow()).out;
-      if (a !== b) throw new Error(`bytes differ:\n${a}\n---\n${b}`);
+      for (const relayed of [false, true]) {
+        const a = run(events, fast(), true, relayed).out;
+        if (a !== b) throw new Error(`bytes differ (relayed ${relayed}):\n${a}\n---\n${b}`);
+      }
     }),
     { numRuns: 300 },
   );
@@ -106,6 +113,10 @@ t.test('recorded provider streams give the same bytes with and without the fast 
     t.equal(whole.out, full.out, `${name}: whole`);
     t.same(whole.state, full.state, `${name}: state`);
     t.equal(translateSync(bytewise(bytes), fast()), full.out, `${name}: byte by byte`);
+    const relayed = run([bytes.toString('utf8')], fast(), true, true);
+    t.equal(relayed.out, full.out, `${name}: relayed (the byte path), whole`);
+    t.same(relayed.state, full.state, `${name}: relayed, state`);
+    t.equal(translateRelayed(bytewise(bytes), fast()), full.out, `${name}: relayed, byte by byte`);
   }
 });
 
@@ -128,8 +139,13 @@ t.test('every two-way split of a stream with escapes, multi-byte text and paddin
   const bytes = Buffer.from(events.join(''), 'utf8');
   const expected = dataPayloads(run([bytes.toString('utf8')], slow()).out);
   let agree = true;
-  for (const parts of everySplit(bytes)) agree &&= JSON.stringify(dataPayloads(translateSync(parts, fast()))) === JSON.stringify(expected);
+  let relayedAgree = true;
+  for (const parts of everySplit(bytes)) {
+    agree &&= JSON.stringify(dataPayloads(translateSync(parts, fast()))) === JSON.stringify(expected);
+    relayedAgree &&= JSON.stringify(dataPayloads(translateRelayed(parts, fast()))) === JSON.stringify(expected);
+  }
   t.ok(agree, 'every split: the same chunks');
+  t.ok(relayedAgree, 'every split, relayed (the byte path): the same chunks');
 });
 
 t.test('the fast path keeps the full path\'s state rules', async (t) => {
@@ -145,11 +161,13 @@ t.test('the fast path keeps the full path\'s state rules', async (t) => {
     ['an empty text delta sends nothing', [messageStart, blockStart(0, 'text'), text(0, '')], (out) => t.equal(dataPayloads(out).length, 1)],
   ];
   for (const [name, events, check] of cases) {
-    const a = run(events, fast(), false);
     const b = run(events, slow(), false);
-    t.equal(a.out, b.out, `${name}: same bytes as the full path`);
-    t.same(a.state, b.state, `${name}: same state`);
-    check(a.out);
+    for (const relayed of [false, true]) {
+      const a = run(events, fast(), false, relayed);
+      t.equal(a.out, b.out, `${name}: same bytes as the full path${relayed ? ' (relayed)' : ''}`);
+      t.same(a.state, b.state, `${name}: same state${relayed ? ' (relayed)' : ''}`);
+      check(a.out);
+    }
   }
 });
 
@@ -159,4 +177,27 @@ t.test('the default translator takes the fast path: a provider-escaped literal i
   t.equal((dataPayloads(out)[1] as { choices: Array<{ delta: { content: string } }> }).choices[0]!.delta.content, 'é/');
   const full = translateSync([messageStart, blockStart(0, 'text'), deltaEvent(0, 'text', 'é/', 'everything')], slow(), false);
   t.match(full, /"delta":\{"content":"é\/"\}/, 'the full path re-escapes');
+});
+
+t.test('relayed, a provider-escaped literal is copied from its bytes as it came; bytes that are not UTF-8 take the full path', async (t) => {
+  const out = translateRelayed([messageStart, blockStart(0, 'text'), deltaEvent(0, 'text', 'é/', 'everything')], defaultTranslator(), false);
+  t.match(out, /"delta":\{"content":"\\u00e9\\\/"\}/, "the escapes are the provider's");
+  const head = Buffer.from(messageStart + blockStart(0, 'text'));
+  const broken = (bytes: number[]) =>
+    Buffer.concat([Buffer.from('event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a'), Buffer.from(bytes), Buffer.from('b"}}\n\n')]);
+  for (const [what, bytes] of [
+    ['a lone continuation byte', [0x80]],
+    ['an overlong form', [0xc0, 0x80]],
+    ['an encoded surrogate', [0xed, 0xa0, 0x80]],
+    ['a sequence cut short', [0xe6, 0x9d]],
+    ['past U+10FFFF', [0xf4, 0x90, 0x80, 0x80]],
+    ['0xFF', [0xff]],
+  ] as Array<[string, number[]]>) {
+    const input = Buffer.concat([head, broken(bytes)]);
+    const relayed = translateRelayed([input], fast(), false);
+    t.equal(relayed, translateSync([input], slow(), false), `${what}: the full path's chunk`);
+    t.match(relayed, /\ufffd/, `${what}: decoded to U+FFFD, not copied`);
+  }
+  const valid = translateRelayed([Buffer.concat([head, broken([0xf0, 0x9f, 0x98, 0x80])])], fast(), false);
+  t.match(valid, /"content":"a😀b"/, 'a valid four-byte character is copied');
 });

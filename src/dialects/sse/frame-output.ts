@@ -1,0 +1,83 @@
+// What one provider chunk re-frames to, gathered for one socket write: frames made as text (most of
+// them) and hot frames put together from bytes (a prefix made once, the provider's piece copied as it
+// came, a suffix), in the order they were made. While only text comes, the text is what the chunk
+// gives (one string, written as before); once bytes come, everything goes into one buffer, so a
+// stream of deltas makes no string at all: nothing to allocate, join, flatten or encode per event.
+
+/** Below this many bytes a copy is a loop (Buffer#copy's call costs more than a short piece). */
+const SHORT_COPY = 64;
+
+export class FrameOutput {
+  private text = '';
+  private out: Buffer | null = null;
+  private length = 0;
+
+  /** `sizeHint`: the bytes expected before the next take() (the buffer grows past it when needed). */
+  constructor(private sizeHint = 4096) {}
+
+  /** The next take() is for a chunk of about this many bytes in. */
+  expect(bytesIn: number): void {
+    this.sizeHint = bytesIn * 2 + 512;
+  }
+
+  addText(text: string): void {
+    if (this.out === null) this.text += text;
+    else this.writeText(text);
+  }
+
+  /** A constant part of a frame, as bytes. */
+  addBytes(bytes: Uint8Array): void {
+    this.ensure(bytes.length);
+    this.out!.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+
+  /** source[start, end), copied. */
+  addRange(source: Buffer, start: number, end: number): void {
+    const n = end - start;
+    this.ensure(n);
+    const out = this.out!;
+    if (n < SHORT_COPY) {
+      let at = this.length;
+      for (let i = start; i < end; i++) out[at++] = source[i]!;
+    } else {
+      source.copy(out, this.length, start, end);
+    }
+    this.length += n;
+  }
+
+  /** Everything added since the last take ('' for nothing). */
+  take(): string | Buffer {
+    const out = this.out;
+    if (out === null) {
+      const text = this.text;
+      this.text = '';
+      return text;
+    }
+    const taken = out.subarray(0, this.length);
+    this.out = null;
+    this.length = 0;
+    return taken;
+  }
+
+  /** Room for `n` more bytes; the text gathered so far goes in first. */
+  private ensure(n: number): void {
+    if (this.out === null) {
+      const text = this.text;
+      this.text = '';
+      this.out = Buffer.allocUnsafe(Math.max(this.sizeHint, n + Buffer.byteLength(text) * 2));
+      if (text !== '') this.writeText(text);
+    }
+    if (this.length + n > this.out.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.out.length * 2, this.length + n));
+      this.out.copy(bigger, 0, 0, this.length);
+      this.out = bigger;
+    }
+  }
+
+  private writeText(text: string): void {
+    const n = Buffer.byteLength(text);
+    this.ensure(n);
+    this.length += this.out!.write(text, this.length);
+  }
+}
