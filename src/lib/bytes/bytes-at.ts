@@ -20,9 +20,9 @@ export class BytePattern {
     this.tail = new Uint8Array(bytes.subarray(whole * 4));
   }
 
-  /** view[at, at + length) is this pattern. */
-  at(view: DataView, at: number): boolean {
-    if (at + this.length > view.byteLength) return false;
+  /** view[at, at + length) is this pattern; `end`: where the view's bytes end (passed in: DataView#byteLength is a builtin call). */
+  at(view: DataView, at: number, end: number): boolean {
+    if (at + this.length > end) return false;
     const words = this.words;
     const n = words.length;
     for (let i = 0; i < n; i++) if (view.getInt32(at + i * 4, true) !== words[i]) return false;
@@ -34,12 +34,12 @@ export class BytePattern {
 
   /** view[at, end) starts with this pattern. */
   startsAt(view: DataView, at: number, end: number): boolean {
-    return end - at >= this.length && this.at(view, at);
+    return end - at >= this.length && this.at(view, at, end);
   }
 
   /** view[at, end) is this pattern. */
   is(view: DataView, at: number, end: number): boolean {
-    return end - at === this.length && this.at(view, at);
+    return end - at === this.length && this.at(view, at, end);
   }
 }
 
