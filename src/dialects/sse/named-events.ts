@@ -40,6 +40,19 @@ const indexOf = Buffer.prototype.indexOf;
 /** An event still waiting for its end at this size goes to the general parser (see push). */
 const LONG_EVENT_BYTES = 64 * 1024;
 
+/** The hot heads made so far: a reader is made per stream, its head once per process. */
+const hotHeads = new Map<string, BytePattern>();
+
+function hotHeadOf(name: string, dataHead: string): BytePattern {
+  const text = `event: ${name}\ndata: ${dataHead}`;
+  let head = hotHeads.get(text);
+  if (head === undefined) {
+    head = new BytePattern(text);
+    hotHeads.set(text, head);
+  }
+  return head;
+}
+
 export class NamedEventReader {
   /** A copy of the start of an event whose blank line has not arrived yet. */
   private rest: Buffer | null = null;
@@ -60,7 +73,7 @@ export class NamedEventReader {
     options: { maxEventChars?: number; hot?: { name: string; dataHead: string } } = {},
   ) {
     this.maxEventBytes = options.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS;
-    this.hotHead = options.hot === undefined ? null : new BytePattern(`event: ${options.hot.name}\ndata: ${options.hot.dataHead}`);
+    this.hotHead = options.hot === undefined ? null : hotHeadOf(options.hot.name, options.hot.dataHead);
   }
 
   /** Throws SseEventTooLargeError when one event outgrows the limit. */
