@@ -81,6 +81,8 @@ export type RelayEnd = 'complete' | 'client_gone' | 'source_failed';
 export interface StreamTranslation {
   /** What to write for this provider chunk ('' for nothing). May throw: the relay ends as failed. */
   chunk(chunk: Buffer): string | Buffer;
+  /** chunk() gives back its input as it is and only reads it: the relay may write the chunk before it calls chunk(). */
+  readonly unchanged?: boolean;
   /** What to write after the provider's last chunk. */
   end(): string | Buffer;
   /**

@@ -11,6 +11,12 @@ import type { PumpResult } from './pump.js';
 export interface ChunkMapper {
   /** What to write for this upstream chunk ('' for nothing). May throw: the relay ends as source_failed. */
   chunk(chunk: Buffer): string | Buffer;
+  /**
+   * chunk() gives back the chunk it is given, as it is, and only reads it: the relay writes the chunk
+   * first and hands it to chunk() after, so the client does not wait for that reading (the first
+   * token of a batch of events goes out before the batch's usage is read).
+   */
+  readonly unchanged?: boolean;
   /** What to write after the last chunk of a complete answer. */
   end(): string | Buffer;
 }
@@ -50,20 +56,33 @@ class RelaySink implements AnswerSink {
       this.stream.cancel(new ExchangeCancelled());
       return false;
     }
-    let out: string | Buffer;
+    if (this.mapper.unchanged === true) {
+      const flowing = chunk.length === 0 || this.write(chunk);
+      return this.map(chunk) !== null && flowing;
+    }
+    const out = this.map(chunk);
+    if (out === null) return false;
+    return out.length === 0 || this.write(out);
+  }
+
+  /** The mapper's output, or null when it threw (the relay has ended as source_failed). */
+  private map(chunk: Buffer): string | Buffer | null {
     try {
-      out = this.mapper.chunk(chunk);
+      return this.mapper.chunk(chunk);
     } catch (err) {
       this.finish({ end: 'source_failed', error: err });
       this.stream.cancel(new ExchangeCancelled());
-      return false;
+      return null;
     }
-    if (out.length === 0) return true;
+  }
+
+  /** Writes to the client; false = wait for its 'drain' (the upstream read pauses until then). */
+  private write(out: string | Buffer): boolean {
     this.wrote = true;
-    if (res.write(out)) return true;
+    if (this.res.write(out)) return true;
     if (!this.waiting) {
       this.waiting = true;
-      res.once('drain', this.onDrain);
+      this.res.once('drain', this.onDrain);
     }
     return false;
   }

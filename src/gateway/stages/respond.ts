@@ -82,7 +82,7 @@ async function relayStream(ctx: RequestContext, stream: AnswerStream, translatio
     stream,
     ctx.cancellation,
     decoder === null
-      ? { chunk, end: () => translation.end() }
+      ? { chunk, end: () => translation.end(), unchanged: translation.unchanged }
       : { chunk: (bytes) => chunk(asBuffer(decoder.push(bytes))), end: () => concat(chunk(asBuffer(decoder.end())), translation.end()) },
   );
   const tail = translation.close(result.end, result.error);

@@ -63,6 +63,8 @@ function passBackHeaders(head: AnswerHead, into: OutgoingHttpHeaders): void {
 class PassThroughStream implements StreamTranslation {
   private readonly observer = new AnthropicStreamObserver();
   readonly warnings = NO_WARNINGS;
+  /** The relay writes each chunk before the observer reads it: the client never waits for the usage. */
+  readonly unchanged = true;
 
   chunk(chunk: Buffer): Buffer {
     this.observer.push(chunk);

@@ -170,6 +170,29 @@ t.test('a mapper that throws ends the relay as source_failed and closes the prov
   t.equal((await readAll(res)).toString(), '', 'the client gets nothing from the failed chunk, then the end');
 });
 
+t.test('an unchanged mapper reads each chunk after it went out: a chunk it fails on has reached the client', quick(), async (t) => {
+  const provider = await heldProvider(t, 'data: {"boom":true}\n\n');
+  const failure = new Error('cannot read this chunk');
+  const read: string[] = [];
+  const front = await relayServer(t, provider.url, () => ({
+    unchanged: true,
+    chunk(c) {
+      read.push(c.toString());
+      if (c.includes('boom')) throw failure;
+      return c;
+    },
+    end: () => '',
+  }));
+  const res = await client(front.url);
+  t.equal(await readUntil(res, '\n\n'), 'data: {"n":1}\n\n');
+  provider.more.open();
+  const relay = await front.relay.promise;
+  t.same(await relay.result, { end: 'source_failed', error: failure });
+  t.same(await provider.closed, { finished: false }, 'the provider sees its connection closed');
+  t.equal((await readAll(res)).toString(), 'data: {"boom":true}\n\n', 'the chunk was written before the mapper read it');
+  t.same(read, ['data: {"n":1}\n\n', 'data: {"boom":true}\n\n'], 'the mapper read every chunk');
+});
+
 t.test('a client that goes away mid-stream: the relay ends as client_gone and the provider connection closes', quick(), async (t) => {
   const provider = await heldProvider(t);
   const front = await relayServer(t, provider.url, () => passThrough);
