@@ -51,6 +51,21 @@ export class FrameOutput {
     this.length += n;
   }
 
+  /** A non-negative integer's decimal digits (an event's sequence number). */
+  addDecimal(n: number): void {
+    let digits = 1;
+    for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    this.ensure(digits);
+    const out = this.out!;
+    let at = this.length + digits;
+    this.length = at;
+    let rest = n;
+    do {
+      out[--at] = 0x30 + (rest % 10);
+      rest = Math.floor(rest / 10);
+    } while (rest > 0);
+  }
+
   /** Everything added since the last take ('' for nothing). */
   take(): string | Buffer {
     const out = this.out;

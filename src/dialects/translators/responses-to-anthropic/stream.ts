@@ -14,6 +14,8 @@ import { mergeProviderUsage } from '../../../metering/token-usage.js';
 import { quoteJson } from '../../../lib/json/quote.js';
 import { isRecord } from '../../../lib/is-record.js';
 import type { Frame } from '../../sse/frames.js';
+import type { FrameOutput } from '../../sse/frame-output.js';
+import { literalEnd, type DeltaKind, type DeltaPlace } from '../../anthropic/delta-bytes.js';
 import type { SseEvent } from '../../sse/parser.js';
 import { scanFastDelta } from '../openai-shared/fast-delta.js';
 import { NO_MESSAGE_START, outOfOrder, readProviderEvent, streamErrorOf } from '../openai-shared/provider-event.js';
@@ -29,12 +31,17 @@ import type { ToolCallKind, ToolNames } from './tool-names.js';
 type Json = Record<string, unknown>;
 
 const PING: Frame = { kind: 'comment', text: 'ping' };
+/** The provider's delta kind each item takes. */
+const DELTA_KIND_OF: Record<OpenItem['kind'], DeltaKind> = { text: 'text', reasoning: 'thinking', call: 'input_json' };
+/** A delta event's bytes after its literal: the sequence number's member, then (after the number) its end. */
+const SEQUENCE_MEMBER = Buffer.from(',"sequence_number":');
+const DELTA_END = Buffer.from('}\n\n');
 
 /** An open output item: one provider content block. `pieces` are its text so far, as JSON string contents (no quotes). */
 type OpenItem =
-  | { kind: 'text'; outputIndex: number; id: string; pieces: string[]; deltaHead: string }
-  | { kind: 'reasoning'; outputIndex: number; id: string; pieces: string[]; deltaHead: string; signature: string; redacted: string | null }
-  | { kind: 'call'; outputIndex: number; id: string; pieces: string[]; deltaHead: string; callId: string; tool: ToolCallKind };
+  | { kind: 'text'; outputIndex: number; id: string; pieces: string[]; deltaHead: string; deltaHeadBytes?: Uint8Array }
+  | { kind: 'reasoning'; outputIndex: number; id: string; pieces: string[]; deltaHead: string; deltaHeadBytes?: Uint8Array; signature: string; redacted: string | null }
+  | { kind: 'call'; outputIndex: number; id: string; pieces: string[]; deltaHead: string; deltaHeadBytes?: Uint8Array; callId: string; tool: ToolCallKind };
 
 export interface ResponsesStreamOptions {
   createdAt: number;
@@ -180,8 +187,7 @@ export class ResponsesStreamTranslator extends StreamProgress implements EventTr
     if (d === null || d.literal.length === 2) return null; // an empty piece emits nothing: left to the full path
     const item = this.open.get(d.index);
     if (item === undefined) return null;
-    const expected = item.kind === 'text' ? 'text' : item.kind === 'reasoning' ? 'thinking' : 'input_json';
-    if (d.kind !== expected) return null;
+    if (d.kind !== DELTA_KIND_OF[item.kind]) return null;
     return this.piece(item, d.literal);
   }
 
@@ -311,6 +317,29 @@ export class ResponsesStreamTranslator extends StreamProgress implements EventTr
    */
   private deltaHead(type: string, members: string): string {
     return `event: ${type}\ndata: {"type":"${type}",${members},"delta":`;
+  }
+
+  /**
+   * The same as fastDelta for a delta read in place (checked on the bytes by literalEnd): the piece is
+   * kept as text for the item's done events, and the delta event goes out as bytes, its head made once
+   * per item and the provider's literal copied as it came. A reasoning item's first piece (which opens
+   * its summary part first) and a custom tool's input take fastDelta's way.
+   */
+  deltaBytes(bytes: Buffer, place: DeltaPlace, dataEnd: number, output: FrameOutput): boolean {
+    if (this.closed || !this.fastDeltas || this.envelope === null) return false;
+    const item = this.open.get(place.index);
+    if (item === undefined || place.kind !== DELTA_KIND_OF[item.kind]) return false;
+    if ((item.kind === 'reasoning' && item.pieces.length === 0) || (item.kind === 'call' && item.tool.kind === 'custom')) return false;
+    const close = literalEnd(bytes, place.valueStart, dataEnd);
+    if (close === -1 || close === place.valueStart) return false; // an empty piece emits nothing: left to the full path
+    item.pieces.push(bytes.toString('utf8', place.valueStart, close));
+    this.sawToken = true;
+    output.addBytes((item.deltaHeadBytes ??= Buffer.from(item.deltaHead)));
+    output.addRange(bytes, place.valueStart - 1, close + 1);
+    output.addBytes(SEQUENCE_MEMBER);
+    output.addDecimal(this.sequence++);
+    output.addBytes(DELTA_END);
+    return true;
   }
 
   private delta(item: OpenItem, literal: string): Frame {

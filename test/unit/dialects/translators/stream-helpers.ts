@@ -4,7 +4,7 @@ import { frameText } from '../../../../src/dialects/sse/frames.js';
 import { SseParser } from '../../../../src/dialects/sse/parser.js';
 import { Reframer } from '../../../../src/dialects/sse/reframer.js';
 import { ChatStreamTranslator } from '../../../../src/dialects/translators/chat-to-anthropic/stream.js';
-import { ReframedStream } from '../../../../src/dialects/translators/openai-shared/translated-answer.js';
+import { ReframedStream, type EventTranslator } from '../../../../src/dialects/translators/openai-shared/translated-answer.js';
 
 export const CREATED = 1767225600;
 export const MODEL = 'claude-sonnet-4-5';
@@ -29,7 +29,7 @@ export function translateSync(chunks: Array<Buffer | string>, t = translator(), 
  * What the gateway's stream answer writes (ReframedStream: the named-event reader, the deltas read in
  * place and written as bytes where the translator can), each chunk in turn; `end` false leaves it unfinished.
  */
-export function translateRelayed(chunks: Array<Buffer | string>, t = translator(), end = true): string {
+export function translateRelayed(chunks: Array<Buffer | string>, t: EventTranslator = translator(), end = true): string {
   const stream = new ReframedStream({}, t);
   let out = '';
   for (const c of chunks) out += String(stream.chunk(typeof c === 'string' ? Buffer.from(c) : c));

@@ -12,7 +12,7 @@ import { ResponsesStreamTranslator } from '../../../../../src/dialects/translato
 import { decodeThinking } from '../../../../../src/dialects/translators/responses-to-anthropic/thinking-carrier.js';
 import { toolNamesOf } from '../../../../../src/dialects/translators/responses-to-anthropic/tool-names.js';
 import { bytewise, everySplit, fixture, providerFixtures } from '../../sse/fixture-data.js';
-import { sse } from '../stream-helpers.js';
+import { sse, translateRelayed } from '../stream-helpers.js';
 
 const CREATED = 1767225600;
 const MODEL = 'claude-sonnet-4-6';
@@ -61,6 +61,12 @@ t.test('recorded streams: every split gives the same events, fast path and full 
     for (const b of bytewise(bytes)) piped += reframer.push(b);
     t.equal(piped + reframer.end(), whole, `${name}: byte by byte through the Reframer`);
     t.same(events(translateSync([bytes], translator(null, false))), events(whole), `${name}: the full parse gives the same events`);
+    // As the gateway's stream answer runs it: deltas read in place and written as bytes.
+    t.equal(translateRelayed([bytes], translator()), whole, `${name}: relayed (the byte path), the same text`);
+    let relayedAgree = true;
+    for (const parts of everySplit(bytes)) relayedAgree &&= translateRelayed(parts, translator()) === whole;
+    t.ok(relayedAgree, `${name}: relayed, every two-way split`);
+    t.equal(translateRelayed(bytewise(bytes), translator()), whole, `${name}: relayed, byte by byte`);
     const evs = events(whole);
     t.same(evs.map((e) => e.sequence_number), evs.map((_, i) => i), `${name}: sequence numbers count from 0`);
     t.equal(evs[0]!.type, 'response.created');
@@ -127,6 +133,7 @@ t.test('custom and namespace tools map back to their own items and events', asyn
   const client = { tools: [{ type: 'custom', name: 'apply_patch' }, { type: 'namespace', name: 'fs', tools: [{ type: 'function', name: 'read' }] }] };
   const text = head() + toolBlock(0, 'apply_patch', ['{"inp', 'ut": "*** Be', 'gin\\nPatch"}']) + toolBlock(1, 'fs__read', ['{"path":', '"a"}']) + tail();
   const evs = events(translateSync([Buffer.from(text)], translator(client)));
+  t.equal(translateRelayed([Buffer.from(text)], translator(client)), translateSync([Buffer.from(text)], translator(client)), 'relayed (the byte path): the same text');
   const done = evs.filter((e) => e.type === 'response.output_item.done').map((e) => e.item);
   t.match(done[0], { type: 'custom_tool_call', name: 'apply_patch', call_id: 'toolu_0', input: '*** Begin\nPatch', status: 'completed' });
   t.match(done[1], { type: 'function_call', name: 'read', namespace: 'fs', call_id: 'toolu_1', arguments: '{"path":"a"}' });
