@@ -3,7 +3,7 @@
 // the other events are recognised by their `event:` name alone, compared in place in the chunk's
 // bytes (../sse/named-events.ts): nothing is decoded of an event the observer does not read.
 
-import { RelayedOutput } from '../../metering/relayed-output.js';
+import { RelayedOutput } from './relayed-output.js';
 import { DELTA_HEAD } from './delta-bytes.js';
 import { emptyUsage, mergeProviderUsage, usageOf, usageOfCommonText, type TokenUsage } from '../../metering/token-usage.js';
 import type { SseEvent } from '../sse/parser.js';

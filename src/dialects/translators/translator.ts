@@ -101,7 +101,7 @@ export interface StreamTranslation {
   readonly providerError: string | null;
   /**
    * Output tokens relayed so far, estimated from the text, thinking and tool-argument deltas the
-   * stream's parser saw (metering/relayed-output.ts): what a stream the client left is metered at least at.
+   * stream's parser saw (dialects/anthropic/relayed-output.ts): what a stream the client left is metered at least at.
    */
   readonly relayedTokens: number;
   /** The answer's id, model and finish reason, as far as the stream has told them. */

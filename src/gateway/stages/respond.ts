@@ -5,7 +5,7 @@
 // warnings go to the context for metering. A stream that breaks off with the provider's throttle or
 // overload error cools its route down (the router's streamBroke).
 import { parsedBody, type RequestContext } from '../context.js';
-import { cancelledUsage } from '../../metering/relayed-output.js';
+import { cancelledUsage } from '../../metering/cancelled-usage.js';
 import { inputEstimate } from '../../policy/budgets/budget-rules.js';
 import type { ClientDialect, ResponseMeta, StreamTranslation } from '../../dialects/translators/translator.js';
 import type { StreamDecoder } from '../../providers/provider.js';

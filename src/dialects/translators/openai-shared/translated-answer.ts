@@ -2,7 +2,7 @@
 // error shape (both formats use it, with the provider's status and retry advice), and a stream re-framed
 // event by event through one mapper (SSE parse → event translation → SSE frames per provider chunk).
 import type { OutgoingHttpHeaders } from 'node:http';
-import { RelayedOutput } from '../../../metering/relayed-output.js';
+import { RelayedOutput } from '../../anthropic/relayed-output.js';
 import { DELTA_HEAD, emptyDeltaPlace, readDeltaHead, type DeltaPlace } from '../../anthropic/delta-bytes.js';
 import type { FrameOutput } from '../../sse/frame-output.js';
 import { emptyUsage, type TokenUsage } from '../../../metering/token-usage.js';

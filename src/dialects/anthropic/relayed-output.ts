@@ -1,9 +1,8 @@
-import { BytePattern, viewOf } from '../lib/bytes/bytes-at.js';
-import { DELTA_HEAD, emptyDeltaPlace, readDeltaHead, type DeltaPlace } from '../dialects/anthropic/delta-bytes.js';
-import type { TokenUsage } from './token-usage.js';
+import { BytePattern, viewOf } from '../../lib/bytes/bytes-at.js';
+import { DELTA_HEAD, emptyDeltaPlace, readDeltaHead, type DeltaPlace } from './delta-bytes.js';
 
 // How much output a stream relayed to the client, for a request the client cancelled before the
-// provider's final usage came (finding N3: such a stream was metered at the 1 output token of its first
+// provider's final usage came (metered by ../../metering/cancelled-usage.ts; finding N3: such a stream was metered at the 1 output token of its first
 // event). It reads the provider's SSE events (Anthropic's, which every provider stream is decoded to)
 // where the stream's reader found them in the chunk's bytes, without parsing JSON: a
 // `content_block_delta` event's value runs from its field ("text", "thinking", "partial_json") to the
@@ -69,19 +68,4 @@ export class RelayedOutput {
   get tokens(): number {
     return Math.ceil(this.chars / CHARS_PER_OUTPUT_TOKEN);
   }
-}
-
-/**
- * The usage to meter a cancelled stream at: what the provider reported, its output raised to what was
- * relayed, its input (when it never reported any) the reservation's estimate. `estimated` says whether
- * any count was raised, which the usage row records.
- */
-export function cancelledUsage(reported: TokenUsage | null, relayedTokens: number, inputEstimate: number): { usage: TokenUsage; estimated: boolean } {
-  const usage = reported === null ? { input: inputEstimate, output: 0, cacheRead: 0, cacheWrite: 0 } : { ...reported };
-  let estimated = reported === null;
-  if (relayedTokens > usage.output) {
-    usage.output = relayedTokens;
-    estimated = true;
-  }
-  return { usage, estimated };
 }
