@@ -28,6 +28,7 @@ export interface NamedEventSink {
 
 const LF = 0x0a;
 const CR = 0x0d;
+const BLANK_LINE = Buffer.from('\n\n');
 /** The first byte of a UTF-8 BOM: no event of the usual shape starts with it. */
 const BOM_FIRST = 0xef;
 const EVENT_FIELD = new BytePattern('event: ');
@@ -51,6 +52,12 @@ function hotHeadOf(name: string, dataHead: string): BytePattern {
     hotHeads.set(text, head);
   }
   return head;
+}
+
+/** Just past the chunk's first blank line (LF LF), or -1. */
+function blankLineEnd(chunk: Buffer): number {
+  const at = indexOf.call(chunk, BLANK_LINE);
+  return at === -1 ? -1 : at + 2;
 }
 
 export class NamedEventReader {
@@ -87,17 +94,37 @@ export class NamedEventReader {
         return;
       }
     }
-    let bytes = chunk;
-    if (this.rest !== null) {
-      bytes = Buffer.concat([this.rest, chunk], this.rest.length + chunk.length);
-      this.rest = null;
-    }
     if (indexOf.call(chunk, CR) !== -1) {
-      this.toGeneral(bytes, 0, true);
+      this.toGeneral(this.withRest(chunk), 0, true);
       return;
     }
+    let bytes = chunk;
+    let from = 0;
+    if (this.rest !== null) {
+      // The waiting event ends at the first blank line: it alone is joined (a small copy) and read, and
+      // the chunk is read in place after it, not copied whole behind the waiting start.
+      const rest = this.rest;
+      // Just past the blank line: the waiting start's last LF and the chunk's first make one, or the chunk holds one.
+      const end = rest[rest.length - 1] === LF && chunk[0] === LF ? 1 : blankLineEnd(chunk);
+      if (end === -1) {
+        bytes = this.withRest(chunk);
+      } else {
+        this.rest = null;
+        const head = Buffer.concat([rest, chunk.subarray(0, end)], rest.length + end);
+        const stop = this.scan(head, 0, head.length);
+        // scan() may have handed the stream to the general parser.
+        const general = this.general as SseParser | null;
+        if (general !== null) {
+          general.push(chunk.subarray(end));
+          return;
+        }
+        // A blank line that did not end an event of the usual shape (a name with no data): read on from there.
+        if (stop < head.length) bytes = Buffer.concat([head.subarray(stop), chunk.subarray(end)]);
+        else from = end;
+      }
+    }
     const len = bytes.length;
-    const pos = this.scan(bytes, len);
+    const pos = this.scan(bytes, from, len);
     if (pos >= len) return;
     const restLength = len - pos;
     if (restLength > this.maxEventBytes) throw new SseEventTooLargeError(this.maxEventBytes);
@@ -117,11 +144,19 @@ export class NamedEventReader {
     this.general?.end();
   }
 
-  /** Hands over the whole events in bytes[0, len); returns where the first incomplete one starts (len when none). */
-  private scan(bytes: Buffer, len: number): number {
+  /** The waiting start and the chunk as one buffer (the waiting start is taken). */
+  private withRest(chunk: Buffer): Buffer {
+    const rest = this.rest;
+    if (rest === null) return chunk;
+    this.rest = null;
+    return Buffer.concat([rest, chunk], rest.length + chunk.length);
+  }
+
+  /** Hands over the whole events in bytes[from, len); returns where the first incomplete one starts (len when none). */
+  private scan(bytes: Buffer, from: number, len: number): number {
     const hotHead = this.hotHead;
     const view = viewOf(bytes);
-    let pos = 0;
+    let pos = from;
     while (pos < len) {
       if (bytes[pos] === LF) {
         pos++; // an empty line with no event before it: dispatches nothing
