@@ -26,11 +26,18 @@ export function emptyDeltaPlace(): DeltaPlace {
   return { index: 0, kind: 'text', valueStart: 0 };
 }
 
-/** From the comma after the index to the value's opening quote, by kind. */
-const TEXT_KIND = new BytePattern(',"delta":{"type":"text_delta","text":"');
-const THINKING_KIND = new BytePattern(',"delta":{"type":"thinking_delta","thinking":"');
-const INPUT_KIND = new BytePattern(',"delta":{"type":"input_json_delta","partial_json":"');
-const KIND_AT = ',"delta":{"type":"'.length;
+/** From the comma after the index to the delta's type. */
+export const DELTA_TYPE_AT = ',"delta":{"type":"';
+/** What follows DELTA_TYPE_AT, by kind, up to and including the value's opening quote. */
+export const KIND_OPENERS: Readonly<Record<DeltaKind, string>> = {
+  text: 'text_delta","text":"',
+  thinking: 'thinking_delta","thinking":"',
+  input_json: 'input_json_delta","partial_json":"',
+};
+const TEXT_KIND = new BytePattern(DELTA_TYPE_AT + KIND_OPENERS.text);
+const THINKING_KIND = new BytePattern(DELTA_TYPE_AT + KIND_OPENERS.thinking);
+const INPUT_KIND = new BytePattern(DELTA_TYPE_AT + KIND_OPENERS.input_json);
+const KIND_AT = DELTA_TYPE_AT.length;
 /** JSON has no leading zero; nine digits are exact as a number. */
 const MAX_INDEX_DIGITS = 9;
 

@@ -16,11 +16,10 @@
 // whole match). Its backtracking stack grows with the string, so long events are left to JSON.parse.
 
 import { JSON_STRING_LITERAL } from './json-literal.js';
-
-export type FastDeltaKind = 'text' | 'thinking' | 'input_json';
+import { DELTA_HEAD, DELTA_TYPE_AT, KIND_OPENERS, type DeltaKind } from '../../anthropic/delta-bytes.js';
 
 export interface FastDelta {
-  kind: FastDeltaKind;
+  kind: DeltaKind;
   /** The provider's content block index. */
   index: number;
   /** The piece as a JSON string literal, quotes included, escaped as the provider escaped it. */
@@ -30,12 +29,10 @@ export interface FastDelta {
 /** Longer events take the full parse: real deltas are a few words. */
 export const MAX_FAST_DELTA_CHARS = 4096;
 
-const PREFIX = '{"type":"content_block_delta","index":';
-const DELTA = ',"delta":{"type":"';
-/** What follows `"type":"` in the delta, up to and including the value's opening quote. */
-const TEXT = 'text_delta","text":"';
-const THINKING = 'thinking_delta","thinking":"';
-const INPUT_JSON = 'input_json_delta","partial_json":"';
+// The provider's delta layout, as ../../anthropic/delta-bytes.ts reads it in bytes.
+const PREFIX = DELTA_HEAD;
+const DELTA = DELTA_TYPE_AT;
+const { text: TEXT, thinking: THINKING, input_json: INPUT_JSON } = KIND_OPENERS;
 
 // The index has no leading zero (JSON has none) and at most 9 digits (exact as a number). Without the
 // u flag the character classes are UTF-16 code units, which is what makes the surrogate checks work.
@@ -61,7 +58,7 @@ export function scanFastDelta(data: string): FastDelta | null {
   let index = 0;
   for (let c = data.charCodeAt(i); c !== COMMA; c = data.charCodeAt(++i)) index = index * 10 + (c - DIGIT_0);
   i += DELTA.length;
-  let kind: FastDeltaKind;
+  let kind: DeltaKind;
   if (data.charCodeAt(i) === 0x69 /* i */) {
     kind = 'input_json';
     i += INPUT_JSON.length;
