@@ -15,6 +15,9 @@ import { emptyAnswerFacts, noteMessageDelta, noteMessageStart } from './answer-f
 
 const CONTENT_BLOCK_DELTA = new BytePattern('content_block_delta');
 const MESSAGE_STOP = new BytePattern('message_stop');
+const MESSAGE_START = new BytePattern('message_start');
+const MESSAGE_DELTA = new BytePattern('message_delta');
+const ERROR = new BytePattern('error');
 
 function parseJson(text: string): unknown {
   try {
@@ -85,12 +88,14 @@ export class AnthropicStreamObserver implements NamedEventSink {
       case 12:
         if (MESSAGE_STOP.is(view, nameStart, nameEnd)) this.stopped = true;
         return;
-      case 13:
-      case 5: {
-        const name = bytes.toString('latin1', nameStart, nameEnd);
-        if (name === 'message_start' || name === 'message_delta' || name === 'error') this.onParsedEvent(name, parseJson(bytes.toString('utf8', dataStart, dataEnd)));
+      case 13: {
+        const name = MESSAGE_START.at(view, nameStart, nameEnd) ? 'message_start' : MESSAGE_DELTA.at(view, nameStart, nameEnd) ? 'message_delta' : null;
+        if (name !== null) this.onParsedEvent(name, parseJson(bytes.toString('utf8', dataStart, dataEnd)));
         return;
       }
+      case 5:
+        if (ERROR.at(view, nameStart, nameEnd)) this.onParsedEvent('error', parseJson(bytes.toString('utf8', dataStart, dataEnd)));
+        return;
     }
   }
 

@@ -77,7 +77,7 @@ export interface EventTranslator extends StreamMapper<SseEvent, Frame> {
    * A delta in the provider's own layout (its head read into `place`, its data ending at dataEnd),
    * written into `output` as bytes: true; false (nothing written) sends it the general way, to map().
    */
-  deltaBytes?(bytes: Buffer, place: DeltaPlace, dataEnd: number, output: FrameOutput): boolean;
+  deltaBytes(bytes: Buffer, place: DeltaPlace, dataEnd: number, output: FrameOutput): boolean;
 }
 
 /** A stream answer: sets its response headers and re-frames the provider's events through `translator`. */
@@ -101,14 +101,11 @@ export class ReframedStream implements StreamTranslation {
           return translator.map(ev);
         },
         // A delta the reader recognised by its head, read once for the count and the translator's bytes.
-        hotBytes:
-          translator.deltaBytes === undefined
-            ? undefined
-            : (bytes, view, afterHead, dataEnd, output) => {
-                if (!readDeltaHead(bytes, view, afterHead, dataEnd, place) || !translator.deltaBytes!(bytes, place, dataEnd, output)) return false;
-                relayed.deltaRead(place, dataEnd);
-                return true;
-              },
+        hotBytes(bytes, view, afterHead, dataEnd, output) {
+          if (!readDeltaHead(bytes, view, afterHead, dataEnd, place) || !translator.deltaBytes(bytes, place, dataEnd, output)) return false;
+          relayed.deltaRead(place, dataEnd);
+          return true;
+        },
         // Counted from where the reader found it, without comparing the head again.
         mapHot(ev, bytes, view, afterHead, dataEnd) {
           relayed.deltaAt(bytes, view, afterHead, dataEnd);
