@@ -28,8 +28,10 @@ export function frameText(frame: Frame): string {
   }
 }
 
-/** A data frame's bytes before and after a piece spliced in later (a hot frame: see FrameOutput). */
+/** A data frame before and after a piece spliced in later, as text and as bytes (a hot frame: see FrameOutput). */
 export interface FramePieces {
+  beforeText: string;
+  afterText: string;
   before: Uint8Array;
   after: Uint8Array;
 }
@@ -42,5 +44,7 @@ export function dataFrameAround(json: string): FramePieces {
   const text = frameText({ kind: 'data', json });
   const at = text.indexOf(PIECE);
   if (at === -1 || text.indexOf(PIECE, at + 1) !== -1) throw new Error('dataFrameAround: the JSON must hold the piece once');
-  return { before: Buffer.from(text.slice(0, at)), after: Buffer.from(text.slice(at + 1)) };
+  const beforeText = text.slice(0, at);
+  const afterText = text.slice(at + 1);
+  return { beforeText, afterText, before: Buffer.from(beforeText), after: Buffer.from(afterText) };
 }

@@ -5,7 +5,7 @@ import { STREAM_INTERRUPTED, type StreamFailure as RelayFailure } from '../../er
 import { mergeProviderUsage } from '../../../metering/token-usage.js';
 import { dataFrameAround, PIECE, type Frame, type FramePieces } from '../../sse/frames.js';
 import type { FrameOutput } from '../../sse/frame-output.js';
-import { literalEnd, type DeltaPlace } from '../../anthropic/delta-bytes.js';
+import { literalEnd, type DeltaKind, type DeltaPlace } from '../../anthropic/delta-bytes.js';
 import type { SseEvent } from '../../sse/parser.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { chatStreamErrorChunk } from '../openai-shared/error.js';
@@ -161,41 +161,42 @@ export class ChatStreamTranslator extends StreamProgress implements EventTransla
   private fastDelta(w: ChunkWriter, json: string): Frame[] | null {
     const d = scanFastDelta(json);
     if (d === null || d.literal.length === 2) return null; // an empty piece emits nothing: left to the full path
-    if (d.kind === 'input_json') {
-      const tool = this.tools.get(d.index);
-      if (!tool) return null;
-      tool.gotArguments = true;
-      return [data(w.toolArgumentsLiteral(tool.k, d.literal))];
-    }
-    if (this.openBlocks.get(d.index) !== d.kind) return null;
-    this.sawToken = true;
-    return [data(d.kind === 'text' ? w.contentLiteral(d.literal) : w.reasoningLiteral(d.literal))];
+    const frame = this.pieceFrame(w, d.kind, d.index);
+    return frame === null ? null : [{ kind: 'framed', text: frame.beforeText + d.literal + frame.afterText }];
   }
 
   /**
-   * The same as fastDelta for a delta read in place (./fast-delta.ts's shape, checked on the bytes by
-   * literalEnd): the frame goes out as its prefix, the provider's piece copied as it came, its suffix.
+   * The same for a delta read in place (./fast-delta.ts's shape, checked on the bytes by literalEnd):
+   * the frame goes out as its prefix, the provider's piece copied as it came, its suffix.
    */
   deltaBytes(bytes: Buffer, place: DeltaPlace, dataEnd: number, output: FrameOutput): boolean {
     const w = this.writer;
     if (this.closed || !this.fastDeltas || w === null) return false;
     const close = literalEnd(bytes, place.valueStart, dataEnd);
     if (close === -1 || close === place.valueStart) return false; // an empty piece emits nothing: left to the full path
-    let frame: FramePieces;
-    if (place.kind === 'input_json') {
-      const tool = this.tools.get(place.index);
-      if (!tool) return false;
-      tool.gotArguments = true;
-      frame = tool.argumentsFrame ??= dataFrameAround(w.toolArgumentsLiteral(tool.k, PIECE));
-    } else {
-      if (this.openBlocks.get(place.index) !== place.kind) return false;
-      this.sawToken = true;
-      frame = place.kind === 'text' ? (this.contentFrame ??= dataFrameAround(w.contentLiteral(PIECE))) : (this.reasoningFrame ??= dataFrameAround(w.reasoningLiteral(PIECE)));
-    }
+    const frame = this.pieceFrame(w, place.kind, place.index);
+    if (frame === null) return false;
     output.addBytes(frame.before);
     output.addRange(bytes, place.valueStart - 1, close + 1);
     output.addBytes(frame.after);
     return true;
+  }
+
+  /**
+   * The frame a well-formed piece of block `index` goes out in, noting what it changes (a tool's
+   * arguments came, a token went out); null when the block is not of the piece's kind: the full parse
+   * decides. Each frame is made once per stream (per tool for arguments).
+   */
+  private pieceFrame(w: ChunkWriter, kind: DeltaKind, index: number): FramePieces | null {
+    if (kind === 'input_json') {
+      const tool = this.tools.get(index);
+      if (!tool) return null;
+      tool.gotArguments = true;
+      return (tool.argumentsFrame ??= dataFrameAround(w.toolArgumentsLiteral(tool.k, PIECE)));
+    }
+    if (this.openBlocks.get(index) !== kind) return null;
+    this.sawToken = true;
+    return kind === 'text' ? (this.contentFrame ??= dataFrameAround(w.contentLiteral(PIECE))) : (this.reasoningFrame ??= dataFrameAround(w.reasoningLiteral(PIECE)));
   }
 
   private onBlockDelta(w: ChunkWriter, ev: Json): Frame[] {

@@ -185,10 +185,8 @@ export class ResponsesStreamTranslator extends StreamProgress implements EventTr
   private fastDelta(json: string): Frame[] | null {
     const d = scanFastDelta(json);
     if (d === null || d.literal.length === 2) return null; // an empty piece emits nothing: left to the full path
-    const item = this.open.get(d.index);
-    if (item === undefined) return null;
-    if (d.kind !== DELTA_KIND_OF[item.kind]) return null;
-    return this.piece(item, d.literal);
+    const item = this.itemTaking(d.kind, d.index);
+    return item === undefined ? null : this.piece(item, d.literal);
   }
 
   private onBlockDelta(ev: Json): Frame[] {
@@ -327,9 +325,8 @@ export class ResponsesStreamTranslator extends StreamProgress implements EventTr
    */
   deltaBytes(bytes: Buffer, place: DeltaPlace, dataEnd: number, output: FrameOutput): boolean {
     if (this.closed || !this.fastDeltas || this.envelope === null) return false;
-    const item = this.open.get(place.index);
-    if (item === undefined || place.kind !== DELTA_KIND_OF[item.kind]) return false;
-    if ((item.kind === 'reasoning' && item.pieces.length === 0) || (item.kind === 'call' && item.tool.kind === 'custom')) return false;
+    const item = this.itemTaking(place.kind, place.index);
+    if (item === undefined || (item.kind === 'reasoning' && item.pieces.length === 0) || (item.kind === 'call' && item.tool.kind === 'custom')) return false;
     const close = literalEnd(bytes, place.valueStart, dataEnd);
     if (close === -1 || close === place.valueStart) return false; // an empty piece emits nothing: left to the full path
     item.pieces.push(bytes.toString('utf8', place.valueStart, close));
@@ -340,6 +337,12 @@ export class ResponsesStreamTranslator extends StreamProgress implements EventTr
     output.addDecimal(this.sequence++);
     output.addBytes(DELTA_END);
     return true;
+  }
+
+  /** The open item of block `index` when it takes pieces of this kind (text, reasoning, tool arguments). */
+  private itemTaking(kind: DeltaKind, index: number): OpenItem | undefined {
+    const item = this.open.get(index);
+    return item !== undefined && DELTA_KIND_OF[item.kind] === kind ? item : undefined;
   }
 
   private delta(item: OpenItem, literal: string): Frame {
