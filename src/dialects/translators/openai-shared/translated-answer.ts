@@ -97,7 +97,8 @@ export class ReframedStream implements StreamTranslation {
     this.reframer = new Reframer(
       {
         map(ev) {
-          relayed.event(ev.data);
+          // Only a delta (named so, or nameless: its data says) is copied out to be counted: not every event.
+          if (ev.event === 'content_block_delta' || ev.event === undefined) relayed.event(ev.data);
           return translator.map(ev);
         },
         // A delta the reader recognised by its head, read once for the count and the translator's bytes.
