@@ -1,6 +1,7 @@
-// BytePattern compares four bytes at a time: it agrees with Buffer#equals on the same range for
-// patterns of every length (whole words, a tail, shorter than a word), at the edges of the bytes and
-// past them, and keeps to the range it is given.
+// BytePattern compares eight bytes at a time (an ASCII pattern of at least eight bytes) or four: it
+// agrees with Buffer#equals on the same range for patterns of every length (whole words, an overlapping
+// last word, a tail, shorter than a word), at the edges of the bytes and past them, never takes bytes
+// that read as NaN or a signed zero for the pattern, and keeps to the range it is given.
 import t from 'tap';
 import { BytePattern, viewOf } from '../../../../src/lib/bytes/bytes-at.js';
 
@@ -11,7 +12,7 @@ t.test('at() agrees with comparing the range, for every pattern length and place
   const view = viewOf(bytes);
   let agree = true;
   let checked = 0;
-  for (let length = 1; length <= 12; length++) {
+  for (let length = 1; length <= 40; length++) {
     for (let from = 0; from + length <= bytes.length; from += 3) {
       const pattern = new BytePattern(bytes.toString('latin1', from, from + length));
       if (Buffer.from(bytes.toString('latin1', from, from + length), 'latin1').length !== pattern.length) continue; // not ASCII: its UTF-8 is longer
@@ -27,6 +28,30 @@ t.test('at() agrees with comparing the range, for every pattern length and place
   t.ok(head.at(view, 0, bytes.length), 'a 71-byte head: 17 words and a tail of 3');
   t.notOk(head.at(view, 1, bytes.length));
   t.ok(new BytePattern('é').at(view, bytes.length - 2, bytes.length), 'a pattern beyond ASCII is its UTF-8 bytes');
+});
+
+t.test('a wide pattern matches only its own bytes: each byte changed to every value is refused', async (t) => {
+  const patternText = '{"type":"content_block_delta","index":'; // 38 bytes: four words and an overlapping fifth
+  const pattern = new BytePattern(patternText);
+  const exact = Buffer.from(patternText);
+  let refused = 0;
+  let wrong = 0;
+  for (let at = 0; at < exact.length; at++) {
+    for (let value = 0; value < 256; value++) {
+      if (value === exact[at]) continue;
+      const changed = Buffer.from(exact);
+      changed[at] = value;
+      if (pattern.at(viewOf(changed), 0, changed.length)) wrong++;
+      else refused++;
+    }
+  }
+  t.equal(wrong, 0, `${refused} changed copies refused`);
+  t.ok(pattern.at(viewOf(exact), 0, exact.length));
+  // Eight bytes that are -0, +0 or NaN as doubles, where a wide word is compared.
+  for (const word of ['0000000000000080', '0000000000000000', '000000000000f87f', '010000000000f0ff']) {
+    const bytes = Buffer.concat([Buffer.from(word, 'hex'), exact.subarray(8)]);
+    t.notOk(pattern.at(viewOf(bytes), 0, bytes.length), `a first word of ${word} is not the pattern's`);
+  }
 });
 
 t.test('startsAt and is keep to the range given', async (t) => {
