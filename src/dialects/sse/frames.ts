@@ -1,4 +1,5 @@
 // What a stream translator emits, before it becomes SSE bytes.
+import { frameBytes, type FrameBytes } from './frame-output.js';
 
 export type Frame =
   /** `data: <json>\n\n`; json is already serialised. */
@@ -32,8 +33,7 @@ export function frameText(frame: Frame): string {
 export interface FramePieces {
   beforeText: string;
   afterText: string;
-  before: Uint8Array;
-  after: Uint8Array;
+  bytes: FrameBytes;
 }
 
 /** Where the piece goes in the JSON given to dataFrameAround: a character JSON.stringify never leaves raw. */
@@ -46,5 +46,5 @@ export function dataFrameAround(json: string): FramePieces {
   if (at === -1 || text.indexOf(PIECE, at + 1) !== -1) throw new Error('dataFrameAround: the JSON must hold the piece once');
   const beforeText = text.slice(0, at);
   const afterText = text.slice(at + 1);
-  return { beforeText, afterText, before: Buffer.from(beforeText), after: Buffer.from(afterText) };
+  return { beforeText, afterText, bytes: frameBytes(beforeText, afterText) };
 }

@@ -54,6 +54,12 @@ export class ChatStreamTranslator extends StreamProgress implements EventTransla
   private reasoningFrame: FramePieces | null = null;
   /** Text and thinking blocks started and not stopped: the only ones whose deltas take the fast path. */
   private readonly openBlocks = new Map<number, 'text' | 'thinking'>();
+  /**
+   * The last piece's block, kind and frame: a stream's pieces come block after block, so most find their
+   * frame here without the two look-ups (a Map's hashing per delta, issue 35). Forgotten whenever a
+   * block starts or stops.
+   */
+  private lastPiece: { index: number; kind: DeltaKind; frame: FramePieces } | null = null;
   private toolCount = 0;
   private finishSent = false;
   private closed = false;
@@ -138,6 +144,7 @@ export class ChatStreamTranslator extends StreamProgress implements EventTransla
   }
 
   private onBlockStart(w: ChunkWriter, ev: Json): Frame[] {
+    this.lastPiece = null;
     const block = ev.content_block;
     if (!isRecord(block)) return [];
     if (block.type === 'tool_use' && typeof ev.index === 'number') {
@@ -176,9 +183,9 @@ export class ChatStreamTranslator extends StreamProgress implements EventTransla
     if (close === -1 || close === place.valueStart) return false; // an empty piece emits nothing: left to the full path
     const frame = this.pieceFrame(w, place.kind, place.index);
     if (frame === null) return false;
-    output.addBytes(frame.before);
+    output.openFrame(frame.bytes);
     output.addRange(bytes, place.valueStart - 1, close + 1);
-    output.addBytes(frame.after);
+    output.closeFrame(frame.bytes);
     return true;
   }
 
@@ -188,6 +195,15 @@ export class ChatStreamTranslator extends StreamProgress implements EventTransla
    * decides. Each frame is made once per stream (per tool for arguments).
    */
   private pieceFrame(w: ChunkWriter, kind: DeltaKind, index: number): FramePieces | null {
+    const last = this.lastPiece;
+    // What the frame's first piece noted (arguments came, a token went out) holds for the rest.
+    if (last !== null && last.index === index && last.kind === kind) return last.frame;
+    const frame = this.newPieceFrame(w, kind, index);
+    this.lastPiece = frame === null ? null : { index, kind, frame };
+    return frame;
+  }
+
+  private newPieceFrame(w: ChunkWriter, kind: DeltaKind, index: number): FramePieces | null {
     if (kind === 'input_json') {
       const tool = this.tools.get(index);
       if (!tool) return null;
@@ -222,6 +238,7 @@ export class ChatStreamTranslator extends StreamProgress implements EventTransla
 
   private onBlockStop(w: ChunkWriter, ev: Json): Frame[] {
     if (typeof ev.index === 'number') this.openBlocks.delete(ev.index);
+    this.lastPiece = null;
     const tool = typeof ev.index === 'number' ? this.tools.get(ev.index) : undefined;
     if (!tool || tool.gotArguments) return [];
     tool.gotArguments = true;

@@ -14,7 +14,7 @@ import { mergeProviderUsage } from '../../../metering/token-usage.js';
 import { quoteJson } from '../../../lib/json/quote.js';
 import { isRecord } from '../../../lib/is-record.js';
 import type { Frame } from '../../sse/frames.js';
-import type { FrameOutput } from '../../sse/frame-output.js';
+import { frameBytes, type FrameBytes, type FrameOutput } from '../../sse/frame-output.js';
 import { literalEnd, type DeltaKind, type DeltaPlace } from '../../anthropic/delta-bytes.js';
 import type { SseEvent } from '../../sse/parser.js';
 import { scanFastDelta } from '../openai-shared/fast-delta.js';
@@ -35,13 +35,14 @@ const PING: Frame = { kind: 'comment', text: 'ping' };
 const DELTA_KIND_OF: Record<OpenItem['kind'], DeltaKind> = { text: 'text', reasoning: 'thinking', call: 'input_json' };
 /** A delta event's bytes after its literal: the sequence number's member, then (after the number) its end. */
 const SEQUENCE_MEMBER = Buffer.from(',"sequence_number":');
-const DELTA_END = Buffer.from('}\n\n');
+/** What closes a delta event after its sequence number. */
+const DELTA_END = '}\n\n';
 
 /** An open output item: one provider content block. `pieces` are its text so far, as JSON string contents (no quotes). */
 type OpenItem =
-  | { kind: 'text'; outputIndex: number; id: string; pieces: string[]; deltaHead: string; deltaHeadBytes?: Uint8Array }
-  | { kind: 'reasoning'; outputIndex: number; id: string; pieces: string[]; deltaHead: string; deltaHeadBytes?: Uint8Array; signature: string; redacted: string | null }
-  | { kind: 'call'; outputIndex: number; id: string; pieces: string[]; deltaHead: string; deltaHeadBytes?: Uint8Array; callId: string; tool: ToolCallKind };
+  | { kind: 'text'; outputIndex: number; id: string; pieces: string[]; deltaHead: string; deltaFrame?: FrameBytes }
+  | { kind: 'reasoning'; outputIndex: number; id: string; pieces: string[]; deltaHead: string; deltaFrame?: FrameBytes; signature: string; redacted: string | null }
+  | { kind: 'call'; outputIndex: number; id: string; pieces: string[]; deltaHead: string; deltaFrame?: FrameBytes; callId: string; tool: ToolCallKind };
 
 export interface ResponsesStreamOptions {
   createdAt: number;
@@ -331,11 +332,12 @@ export class ResponsesStreamTranslator extends StreamProgress implements EventTr
     if (close === -1 || close === place.valueStart) return false; // an empty piece emits nothing: left to the full path
     item.pieces.push(bytes.toString('utf8', place.valueStart, close));
     this.sawToken = true;
-    output.addBytes((item.deltaHeadBytes ??= Buffer.from(item.deltaHead)));
+    const frame = (item.deltaFrame ??= frameBytes(item.deltaHead, DELTA_END));
+    output.openFrame(frame);
     output.addRange(bytes, place.valueStart - 1, close + 1);
     output.addBytes(SEQUENCE_MEMBER);
     output.addDecimal(this.sequence++);
-    output.addBytes(DELTA_END);
+    output.closeFrame(frame);
     return true;
   }
 

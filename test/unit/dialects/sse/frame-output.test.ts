@@ -1,7 +1,7 @@
 // FrameOutput: text alone stays text; once bytes come, everything since the last take is one buffer, in
-// the order it was added, however far it has to grow.
+// the order it was added, however far it has to grow; a hot frame's close is held back and joined to its next open.
 import t from 'tap';
-import { FrameOutput } from '../../../../src/dialects/sse/frame-output.js';
+import { FrameOutput, frameBytes, type FrameBytes } from '../../../../src/dialects/sse/frame-output.js';
 
 t.test('text alone is taken as one string; nothing is the empty string', async (t) => {
   const out = new FrameOutput();
@@ -44,4 +44,42 @@ t.test('grows past its size hint, long ranges and short, and gives back a fresh 
   const second = out.take() as Buffer;
   t.equal(second.toString(), 'next');
   t.equal(first.toString(), expected, 'a taken buffer is not written again (the socket may still hold it)');
+});
+
+t.test('a hot frame closed and opened again goes in as one joined copy, and a held close always comes out', async (t) => {
+  const a = frameBytes('<a>', '</a>');
+  const b = frameBytes('<b>', '</b>');
+  const source = Buffer.from('0123456789');
+  const cases: Array<{ name: string; run: (out: FrameOutput) => void; expected: string }> = [
+    { name: 'one frame, closed at the take', run: (o) => hot(o, a, 1, 3), expected: '<a>12</a>' },
+    { name: 'the same frame twice: close and open joined', run: (o) => (hot(o, a, 0, 2), hot(o, a, 2, 4)), expected: '<a>01</a><a>23</a>' },
+    { name: 'another frame after it', run: (o) => (hot(o, a, 0, 1), hot(o, b, 1, 2), hot(o, a, 2, 3)), expected: '<a>0</a><b>1</b><a>2</a>' },
+    { name: 'text after a frame', run: (o) => (hot(o, a, 0, 1), o.addText('t')), expected: '<a>0</a>t' },
+    { name: 'bytes, a range and digits after a frame', run: (o) => (hot(o, a, 0, 1), o.addBytes(Buffer.from('x')), hot(o, a, 1, 2), o.addRange(source, 9, 10), hot(o, b, 2, 3), o.addDecimal(7)), expected: '<a>0</a>x<a>1</a>9<b>2</b>7' },
+    { name: 'content added inside an open frame', run: (o) => (o.openFrame(a), o.addRange(source, 0, 1), o.addBytes(Buffer.from('+')), o.addDecimal(5), o.closeFrame(a)), expected: '<a>0+5</a>' },
+  ];
+  for (const c of cases) {
+    const out = new FrameOutput(4);
+    c.run(out);
+    t.equal(String(out.take()), c.expected, c.name);
+    t.equal(out.take(), '', `${c.name}: nothing held back after the take`);
+  }
+  // A frame whose joined bytes differ from close + open shows which went in.
+  const marked: FrameBytes = { open: Buffer.from('<m>'), close: Buffer.from('</m>'), closeThenOpen: Buffer.from('|') };
+  const run = new FrameOutput(4);
+  hot(run, marked, 0, 1);
+  hot(run, marked, 1, 2);
+  hot(run, marked, 2, 3);
+  t.equal(String(run.take()), '<m>0|1|2</m>', 'a run of one frame: its open once, the joined copy between, its close once');
+  const joined = new FrameOutput(4);
+  hot(joined, a, 0, 1);
+  t.equal(String(joined.take()), '<a>0</a>', 'a take ends the frame');
+  hot(joined, a, 1, 2);
+  t.equal(String(joined.take()), '<a>1</a>', 'the next chunk opens it anew (the close went out with the last take)');
+
+  function hot(out: FrameOutput, frame: FrameBytes, start: number, end: number): void {
+    out.openFrame(frame);
+    out.addRange(source, start, end);
+    out.closeFrame(frame);
+  }
 });

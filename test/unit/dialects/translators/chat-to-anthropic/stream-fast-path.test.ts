@@ -158,6 +158,10 @@ t.test('the fast path keeps the full path\'s state rules', async (t) => {
     ['a text delta on an unknown block is still content', [messageStart, text(5, 'unknown')], (out) => t.match(out, /"content":"unknown"/)],
     ['tool arguments on a text block are dropped', [messageStart, blockStart(0, 'text'), deltaEvent(0, 'input_json', '{"a":1}', 'stringify')], (out) => t.notMatch(out, /arguments/)],
     ['thinking on a text block is reasoning', [messageStart, blockStart(0, 'text'), deltaEvent(0, 'thinking', 'hm', 'stringify')], (out) => t.match(out, /"reasoning_content":"hm"/)],
+    // The translator keeps the last piece's frame: a block stopping or starting must forget it.
+    ['a text delta after its block stopped is still content, on the full path\'s terms', [messageStart, blockStart(0, 'text'), text(0, 'a'), blockStop(0), text(0, 'b')], (out) => t.match(out, /"content":"b"/)],
+    ['a block index opened again as thinking takes reasoning, not the text frame kept', [messageStart, blockStart(0, 'text'), text(0, 'a'), blockStop(0), blockStart(0, 'thinking'), deltaEvent(0, 'thinking', 'hm', 'stringify'), text(0, 'c')], (out) => t.match(out, /"reasoning_content":"hm"/)],
+    ['tool arguments after text on another block, then text again', [messageStart, blockStart(0, 'text'), blockStart(1, 'input_json'), text(0, 'a'), deltaEvent(1, 'input_json', '{"a":', 'stringify'), text(0, 'b'), deltaEvent(1, 'input_json', '1}', 'stringify')], (out) => t.match(out, /"arguments":"1}"/)],
     ['an empty text delta sends nothing', [messageStart, blockStart(0, 'text'), text(0, '')], (out) => t.equal(dataPayloads(out).length, 1)],
   ];
   for (const [name, events, check] of cases) {
