@@ -3,6 +3,7 @@
 // answer restated in the dialect's status, body and headers (provider-error.ts). The body and the
 // timings stay the answer's own; a streamed body is never read here.
 import type { AnswerHeaders, BufferedAnswer, UpstreamResponse } from '../upstream/exchange.js';
+import type { HeaderNames } from '../lib/http/raw-headers.js';
 import { providerErrorBody, providerErrorHeaders, type ProviderErrorAnswer } from './provider-error.js';
 
 /** `answer` with the headers of `replaced` instead of its own of those names (lower-case names). */
@@ -18,6 +19,7 @@ export function withHeaders<A extends UpstreamResponse>(answer: A, replaced: Rea
       return { ...answer.headers, ...replaced };
     },
     header,
+    headersOf: (names: HeaderNames) => names.names.map(header),
   } as A;
 }
 
@@ -39,5 +41,6 @@ export function restatedError(answer: UpstreamResponse, error: ProviderErrorAnsw
     headersAt: answer.headersAt,
     headers,
     header: (name) => headers[name],
+    headersOf: (names) => names.names.map((name) => headers[name]),
   };
 }

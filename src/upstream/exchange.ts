@@ -19,6 +19,7 @@ import { util, type Dispatcher } from 'undici';
 import type { AnswerFlow } from './answer-stream.js';
 import { AnswerBodyError, AnswerStream } from './answer-stream.js';
 import type { Cancellation } from './cancellation.js';
+import { rawHeader, type HeaderNames, type HeaderValue } from '../lib/http/raw-headers.js';
 
 export type AnswerHeaders = Record<string, string | string[] | undefined>;
 
@@ -29,6 +30,8 @@ interface UpstreamResponseHead {
   readonly headers: AnswerHeaders;
   /** One header by its lower-case name, without parsing the others; several of that name come as a list. */
   header(lowerName: string): string | string[] | undefined;
+  /** The headers of the names given, as header() would give each (in their order), read in one pass. */
+  headersOf(names: HeaderNames): HeaderValue[];
   /** performance.now() when the call that answered was handed to the connection pool. */
   readonly dispatchedAt: number;
   /** performance.now() when the headers arrived. */
@@ -85,33 +88,10 @@ class Answer<K extends UpstreamResponse['kind'], B> {
   header(lowerName: string): string | string[] | undefined {
     return rawHeader(this.rawHeaders, lowerName);
   }
-}
 
-/** One header in undici's raw list (name, value, name, value, …): its value, its values, or undefined. */
-function rawHeader(raw: Buffer[], lowerName: string): string | string[] | undefined {
-  let found: string | string[] | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    if (!isName(raw[i]!, lowerName)) continue;
-    const value = raw[i + 1]!.toString('latin1');
-    found = found === undefined ? value : typeof found === 'string' ? [found, value] : [...found, value];
+  headersOf(names: HeaderNames): HeaderValue[] {
+    return names.valuesIn(this.rawHeaders);
   }
-  return found;
-}
-
-/**
- * Whether a header name's bytes spell `lowerName` in any letter case: length first (most names differ
- * there), then byte by byte from the end. undici's own lookup of a name's lower-case form cost more
- * than the rest of the answer's head. From the end because names of one length share their start far
- * more often than their end: the provider's twelve `anthropic-ratelimit-<kind>-<remaining|reset|limit>`
- * differ only after 20 equal bytes, and the router's headroom reading looks up four of them per answer.
- */
-function isName(name: Buffer, lowerName: string): boolean {
-  if (name.length !== lowerName.length) return false;
-  for (let j = name.length - 1; j >= 0; j--) {
-    const byte = name[j]!;
-    if ((byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte) !== lowerName.charCodeAt(j)) return false;
-  }
-  return true;
 }
 
 /**

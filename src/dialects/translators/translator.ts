@@ -2,6 +2,7 @@
 // dialect) pair. It turns the client's request into the provider's (for the model asked for, and again
 // for each fallback model, always from the client's own request), and the provider's answer, whole or
 // streamed, into the client's. The gateway's stages call it without knowing either dialect.
+import type { HeaderNames, HeaderValue } from '../../lib/http/raw-headers.js';
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { TokenUsage } from '../../metering/token-usage.js';
 import type { ModelTraits } from '../model-traits.js';
@@ -55,6 +56,8 @@ export interface ResponseMeta {
 /** The provider's answer's headers, as the exchange holds them. */
 export interface AnswerHead {
   header(lowerName: string): string | string[] | undefined;
+  /** The headers of the names given, as header() would give each, read in one pass. */
+  headersOf(names: HeaderNames): HeaderValue[];
 }
 
 /** A whole response for the client: status and body (its headers are set on the context's). */

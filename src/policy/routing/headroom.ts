@@ -3,10 +3,12 @@
 // `-remaining` count and an RFC 3339 `-reset` time), and `retry-after` on a 429. A route whose
 // remaining count of any kind is 0 has no headroom until that kind's reset; the router leaves it
 // alone until then instead of waiting for the 429.
+import { HeaderNames, type HeaderValue } from '../../lib/http/raw-headers.js';
 
-/** One header of an answer by its lower-case name. */
+/** An answer's headers: one by its lower-case name, or several in one pass. */
 export interface HeaderLookup {
-  header(lowerName: string): string | string[] | undefined;
+  header(lowerName: string): HeaderValue;
+  headersOf(names: HeaderNames): HeaderValue[];
 }
 
 /** The kinds the provider reports, each as `anthropic-ratelimit-<kind>-remaining` and `-reset`. */
@@ -23,15 +25,17 @@ export interface HeadroomReading {
   readonly exhaustedUntil: number | null;
 }
 
-const REMAINING = HEADROOM_KINDS.map((k) => `anthropic-ratelimit-${k}-remaining`);
+/** Read from every answer, in one pass over its headers; a reset only for a kind at 0. */
+const REMAINING = new HeaderNames(HEADROOM_KINDS.map((k) => `anthropic-ratelimit-${k}-remaining`));
 const RESET = HEADROOM_KINDS.map((k) => `anthropic-ratelimit-${k}-reset`);
 
 /** Reads the rate-limit headers of an answer; null when it carries none (not every provider sends them). */
 export function readHeadroom(head: HeaderLookup, wallNow: number): HeadroomReading | null {
   let remaining: Partial<Record<HeadroomKind, number>> | null = null;
   let exhaustedUntil: number | null = null;
+  const counts = head.headersOf(REMAINING);
   for (let i = 0; i < HEADROOM_KINDS.length; i++) {
-    const left = numberOf(head.header(REMAINING[i]!));
+    const left = numberOf(counts[i]);
     if (left === null) continue;
     (remaining ??= {})[HEADROOM_KINDS[i]!] = left;
     if (left > 0) continue;
@@ -42,18 +46,18 @@ export function readHeadroom(head: HeaderLookup, wallNow: number): HeadroomReadi
   return remaining === null ? null : { remaining, exhaustedUntil };
 }
 
-function first(v: string | string[] | undefined): string | undefined {
+function first(v: HeaderValue): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-function numberOf(v: string | string[] | undefined): number | null {
+function numberOf(v: HeaderValue): number | null {
   const text = first(v);
   if (text === undefined || text === '') return null;
   const n = Number(text);
   return Number.isFinite(n) && n >= 0 ? n : null;
 }
 
-function timeOf(v: string | string[] | undefined): number | null {
+function timeOf(v: HeaderValue): number | null {
   const text = first(v);
   if (text === undefined) return null;
   const at = Date.parse(text);

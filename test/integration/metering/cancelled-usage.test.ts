@@ -5,6 +5,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import t from 'tap';
+import { rawAnswerHead } from '../../helpers/raw-answer-head.js';
 import { request } from 'undici';
 import { startHarness } from '../../helpers/harness.js';
 import { bearer } from '../../helpers/http.js';
@@ -95,7 +96,7 @@ t.test("each surface's stream counts the text, thinking and tool-argument deltas
     // Not yet closed by its blank line: an event counts once it is whole.
     'event: content_block_delta\ndata: {"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"unfinished"}}\n';
   const bytes = Buffer.from(stream);
-  const head = { header: () => undefined };
+  const head = rawAnswerHead();
   const meta = { model: MODEL, includeUsage: false, clientBody: {} };
   for (const translator of [messagesToAnthropic, chatToAnthropic, responsesToAnthropic]) {
     for (const size of [1, 7, 64, bytes.length]) {

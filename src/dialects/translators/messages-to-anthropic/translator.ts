@@ -1,6 +1,7 @@
 // anthropic → anthropic: the messages surface. The client's bytes go to the provider as they came and
 // the provider's answer comes back as it was sent; usage is read on the side. Only a fallback changes
 // the request: the model, and the sampling fields the fallback model does not accept.
+import { HeaderNames } from '../../../lib/http/raw-headers.js';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { ANTHROPIC } from '../../anthropic/api.js';
 import { AnthropicStreamObserver, usageFromMessageBody } from '../../anthropic/stream-usage.js';
@@ -53,11 +54,14 @@ function wholeResponse(status: number, body: Buffer, usage: ClientResponse['usag
  * gets its own, set by the rate-limit stage).
  */
 function passBackHeaders(head: AnswerHead, into: OutgoingHttpHeaders): void {
-  for (const name of ANTHROPIC.passBackHeaders) {
-    const v = head.header(name);
-    if (v !== undefined) into[name] = v;
+  const values = head.headersOf(PASS_BACK);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v !== undefined) into[PASS_BACK.names[i]!] = v;
   }
 }
+
+const PASS_BACK = new HeaderNames(ANTHROPIC.passBackHeaders);
 
 /** The bytes go through unchanged; the observer reads usage and completion on the side. */
 class PassThroughStream implements StreamTranslation {

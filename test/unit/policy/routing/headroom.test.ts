@@ -1,12 +1,10 @@
 // Reading the provider's rate-limit headers: the remaining counts, and until when a route has none.
 import t from 'tap';
 import { readHeadroom } from '../../../../src/policy/routing/headroom.js';
+import { rawAnswerHead } from '../../../helpers/raw-answer-head.js';
 
 const NOW = Date.parse('2026-11-28T10:00:00Z');
 
-function head(headers: Record<string, string | string[]>) {
-  return { header: (name: string) => headers[name] };
-}
 
 t.test('readings, table-driven', async (t) => {
   const cases: Array<[string, Record<string, string | string[]>, ReturnType<typeof readHeadroom>]> = [
@@ -36,5 +34,5 @@ t.test('readings, table-driven', async (t) => {
     ['garbage counts are ignored', { 'anthropic-ratelimit-requests-remaining': 'lots', 'anthropic-ratelimit-tokens-remaining': '-1' }, null],
     ['a repeated header: the first', { 'anthropic-ratelimit-requests-remaining': ['3', '0'] }, { remaining: { requests: 3 }, exhaustedUntil: null }],
   ];
-  for (const [name, headers, want] of cases) t.same(readHeadroom(head(headers), NOW), want, name);
+  for (const [name, headers, want] of cases) t.same(readHeadroom(rawAnswerHead(headers), NOW), want, name);
 });

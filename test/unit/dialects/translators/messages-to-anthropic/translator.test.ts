@@ -1,6 +1,7 @@
 // The messages surface's translator: the client's bytes go as they came; only a fallback rewrites the
 // request, from the client's parsed body, for the fallback model.
 import t from 'tap';
+import { rawAnswerHead } from '../../../../helpers/raw-answer-head.js';
 import { DEFAULT_MODELS } from '../../../../../src/catalog/model.js';
 import { messagesToAnthropic } from '../../../../../src/dialects/translators/messages-to-anthropic/translator.js';
 
@@ -44,18 +45,18 @@ t.test('a fallback keeps a __proto__ member as data', async (t) => {
 });
 
 t.test('answers pass back with the provider headers a client should see, and usage read on the side', async (t) => {
-  const head = { header: (name: string) => ({ 'request-id': 'req_1', 'content-type': 'application/json', 'anthropic-ratelimit-requests-limit': '5' })[name] };
+  const head = rawAnswerHead({ 'Request-Id': 'req_1', 'content-type': 'application/json', 'anthropic-ratelimit-requests-limit': '5', 'x-should-retry': ['true', 'false'] });
   const headers: Record<string, string | number | string[]> = {};
   const body = Buffer.from('{"id":"msg_1","type":"message","usage":{"input_tokens":3,"output_tokens":4}}');
   const answer = translator.success(200, body, { model: 'claude-sonnet-4-6', includeUsage: false, clientBody: null }, head, headers);
   t.equal(answer.body, body, 'the same bytes');
   t.equal(answer.usage?.input, 3);
   t.equal(answer.usage?.output, 4);
-  t.same(headers, { 'request-id': 'req_1', 'content-type': 'application/json', 'content-length': body.length }, 'the shared account limits stay behind');
+  t.same(headers, { 'request-id': 'req_1', 'content-type': 'application/json', 'x-should-retry': ['true', 'false'], 'content-length': body.length }, 'the shared account limits stay behind; a name in any case, a repeated header as a list');
 });
 
 t.test('a stream that ends before message_stop is closed with an error event; after it, nothing is owed', async (t) => {
-  const head = { header: () => undefined };
+  const head = rawAnswerHead();
   const cut = translator.stream({ model: 'm', includeUsage: false, clientBody: null }, head, {});
   const start = Buffer.from('event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":2,"output_tokens":1}}}\n\n');
   t.equal(cut.chunk(start), start, 'bytes unchanged');
