@@ -1,6 +1,6 @@
 // A UsageStore whose writes run on a thread of their own (usage-write-thread.ts) with its own
 // connection to the same database file; reads stay on the caller's store (WAL: they see every
-// committed batch). The event loop only hands each batch over, a structured clone of plain rows.
+// committed batch). The event loop only hands each batch over, as columns (usage-handover.ts).
 // The keys' last-use times are written there too (a LastUseWriter for the KeyCache), so no write the
 // request path causes runs on the event loop's connection, where it would wait for the thread's lock.
 // A thread that fails or dies fails the batches it held, which the UsageWriter keeps and retries; the
@@ -10,6 +10,7 @@ import type { UsageRecord, UsageQuery, UsageRow, UsageStore, UsageTotals } from 
 import type { LastUse, LastUseWriter } from '../../keys/key-store.js';
 import type { SpendOverview, SpendOverviewQuery } from '../../metering/spend-overview.js';
 import type { UsageThreadData, WriteReply, WriteRequest } from './usage-write-thread.js';
+import { encodeUsageBatch } from './usage-handover.js';
 
 const THREAD = new URL('./usage-write-thread.js', import.meta.url);
 
@@ -44,7 +45,7 @@ export class ThreadedUsageStore implements UsageStore, LastUseWriter {
   }
 
   insertBatch(rows: UsageRecord[]): Promise<void> {
-    return this.send(rows.length, (id) => ({ id, rows }));
+    return this.send(rows.length, (id) => ({ id, batch: encodeUsageBatch(rows) }));
   }
 
   touchLastUsed(entries: LastUse[]): Promise<void> {

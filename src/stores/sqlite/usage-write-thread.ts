@@ -11,10 +11,10 @@ import type { LastUse } from '../../keys/key-store.js';
 import { lastUsedRowsWriter } from './last-used-rows.js';
 import { lowerThreadPriority } from '../../lib/thread-priority.js';
 import { SqliteUsageStore } from './sqlite-usage-store.js';
-import type { UsageRecord } from '../../metering/usage-store.js';
+import { decodeUsageBatch, type UsageBatch } from './usage-handover.js';
 import { errorMessage } from '../../lib/error-message.js';
 
-export type WriteRequest = { id: number; rows: UsageRecord[] } | { id: number; lastUsed: LastUse[] };
+export type WriteRequest = { id: number; batch: UsageBatch } | { id: number; lastUsed: LastUse[] };
 
 export type WriteReply = { id: number; error?: undefined } | { id: number; error: string };
 
@@ -49,7 +49,10 @@ function write(stores: ThreadStores, request: WriteRequest): WriteReply {
   const { id } = request;
   try {
     if ('lastUsed' in request) stores.writeLastUsed(request.lastUsed);
-    else for (let i = 0; i < request.rows.length; i += ROWS_PER_TRANSACTION) stores.usage.insertRows(request.rows.slice(i, i + ROWS_PER_TRANSACTION));
+    else {
+      const rows = decodeUsageBatch(request.batch);
+      for (let i = 0; i < rows.length; i += ROWS_PER_TRANSACTION) stores.usage.insertRows(rows.slice(i, i + ROWS_PER_TRANSACTION));
+    }
     return { id };
   } catch (err) {
     return { id, error: errorMessage(err) };
