@@ -6,6 +6,7 @@ import type { Stage } from '../compose.js';
 import type { Runtime } from '../runtime.js';
 import { servedCost } from '../served-cost.js';
 import { isModelSurface } from '../../policy/ratelimit/request-limits.js';
+import type { UsageRecord } from '../../metering/usage-store.js';
 
 export function observeStage(rt: Runtime): Stage {
   const { metrics, usage, accessLog, tracing } = rt;
@@ -47,7 +48,7 @@ export function observeStage(rt: Runtime): Stage {
         // Computed once per request: the budget stage, when there is one, priced it already.
         const cost = servedCost(ctx, ctx.model);
         metrics.spent(served.id, customer, cost);
-        usage.record({
+        const record: UsageRecord = {
           // When the request arrived (a stream crossing midnight is filed under the day it began).
           at: Math.round(Date.now() - durationMs),
           requestId: ctx.id,
@@ -66,8 +67,10 @@ export function observeStage(rt: Runtime): Stage {
           status,
           durationMs: Math.round(durationMs),
           outcome,
-          ...(ctx.usageEstimated ? { estimated: true } : {}),
-        });
+        };
+        // Set after the literal, not spread into it: a spread there is a generic copy per request.
+        if (ctx.usageEstimated) record.estimated = true;
+        usage.record(record);
       }
       accessLog.write({
         reqId: ctx.id,

@@ -245,7 +245,7 @@ export class Router {
     const span = (run.req.trace ?? NO_TRACE).attempt(provider.id, provider.genAiProvider, target);
     let response: UpstreamResponse;
     try {
-      const request = await provider.request({ ...dialectCall, model: target, modelNamed: route.providerModel !== null });
+      const request = await provider.request(providerCall(dialectCall, target, route.providerModel !== null));
       span.inject(request.headers);
       response = provider.normalize(await provider.client.exchange(request, run.req.cancellation));
     } catch (err) {
@@ -316,6 +316,24 @@ export class Router {
   private cool(state: RouteState, coolDown: CoolDown): void {
     this.events.cooled?.(state.route, coolDown);
   }
+}
+
+/**
+ * The call for one route, written member by member: a spread of the dialect's call made objects the
+ * provider read through megamorphic loads (~8k instructions per request in callgrind, issue 35).
+ */
+function providerCall(call: DialectCall, model: string, modelNamed: boolean): ProviderCall {
+  return {
+    operation: call.operation,
+    body: call.body,
+    forwarded: call.forwarded,
+    bodyModel: call.bodyModel,
+    model,
+    modelNamed,
+    stream: call.stream,
+    query: call.query,
+    incoming: call.incoming,
+  };
 }
 
 /** One request's journey over the routes. */
