@@ -193,6 +193,34 @@ t.test('an unchanged mapper reads each chunk after it went out: a chunk it fails
   t.same(read, ['data: {"n":1}\n\n', 'data: {"boom":true}\n\n'], 'the mapper read every chunk');
 });
 
+t.test('the last chunk and the end of the body leave in one write', quick(), async (t) => {
+  const more = gate();
+  const provider = await startServer(t, async (_req, res) => {
+    res.writeHead(200, SSE_TYPE);
+    res.write('data: {"n":1}\n\n');
+    await more.promise;
+    res.end('data: {"n":2}\n\n');
+  });
+  const front = await relayServer(t, provider.url, () => passThrough);
+  const res = await client(front.url);
+  t.equal(await readUntil(res, '\n\n'), 'data: {"n":1}\n\n');
+  const relay = await front.relay.promise;
+  // Counted where the socket hands bytes to the system: one write, or one gathered write, per call.
+  const socket = relay.res.socket as unknown as { _write: (...a: unknown[]) => unknown; _writev: (...a: unknown[]) => unknown };
+  let writes = 0;
+  for (const name of ['_write', '_writev'] as const) {
+    const original = socket[name].bind(socket);
+    socket[name] = (...args: unknown[]) => {
+      writes++;
+      return original(...args);
+    };
+  }
+  more.open();
+  t.same(await relay.result, { end: 'complete', error: null });
+  t.equal((await readAll(res)).toString(), 'data: {"n":2}\n\n');
+  t.equal(writes, 1, 'the last event and the chunked body\'s end went out together');
+});
+
 t.test('a client that goes away mid-stream: the relay ends as client_gone and the provider connection closes', quick(), async (t) => {
   const provider = await heldProvider(t);
   const front = await relayServer(t, provider.url, () => passThrough);
