@@ -14,7 +14,7 @@ import { encodeUsageBatch } from './usage-handover.js';
 
 const THREAD = new URL('./usage-write-thread.js', import.meta.url);
 
-/** Rows handed to the thread at a time: each batch is a structured clone on the event loop (bench/tools/usage-writes.ts). */
+/** Rows handed to the thread at a time: each batch is cloned on the event loop, as columns (usage-handover.ts; bench/tools/usage-writes.ts). */
 export const ROWS_PER_HANDOVER = 256;
 
 interface Pending {
