@@ -64,8 +64,14 @@ const EVENT_STREAM = 'text/event-stream';
 
 export function isEventStreamType(contentType: string | string[] | undefined, streamed: string = EVENT_STREAM): boolean {
   const type = Array.isArray(contentType) ? contentType[0] : contentType;
-  // Media types are case-insensitive (RFC 9110 8.3.1).
-  return type !== undefined && type.length >= streamed.length && type.slice(0, streamed.length).toLowerCase() === streamed;
+  if (type === undefined || type.length < streamed.length) return false;
+  // Media types are case-insensitive (RFC 9110 8.3.1), in ASCII: compared letter by letter, as a cut and
+  // toLowerCase cost ~0.6 µs an answer (issue 35).
+  for (let i = 0; i < streamed.length; i++) {
+    const c = type.charCodeAt(i);
+    if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== streamed.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 /** An answer as handed over; its headers become an object the first time they are asked for. */

@@ -12,6 +12,9 @@ import { BytePattern } from '../../lib/bytes/bytes-at.js';
 /** A delta's data in the provider's own layout, up to its index's digits. */
 export const DELTA_HEAD = '{"type":"content_block_delta","index":';
 
+/** The hot event of every provider stream a reader reads (named-events.ts): the delta, by its head. */
+export const HOT_DELTA = Object.freeze({ name: 'content_block_delta', dataHead: DELTA_HEAD });
+
 export type DeltaKind = 'text' | 'thinking' | 'input_json';
 
 /** Where a delta's parts lie; filled by readDeltaHead (one object per reader, reused). */

@@ -4,7 +4,8 @@
 // bytes (../sse/named-events.ts): nothing is decoded of an event the observer does not read.
 
 import { RelayedOutput } from './relayed-output.js';
-import { DELTA_HEAD } from './delta-bytes.js';
+import { messageDeltaOfCommonText, messageStartOfCommonText } from './common-events.js';
+import { HOT_DELTA } from './delta-bytes.js';
 import { emptyUsage, mergeProviderUsage, usageOf, usageOfCommonText, type TokenUsage } from '../../metering/token-usage.js';
 import type { SseEvent } from '../sse/parser.js';
 import { NamedEventReader, type NamedEventSink } from '../sse/named-events.js';
@@ -28,7 +29,7 @@ function parseJson(text: string): unknown {
 }
 
 export class AnthropicStreamObserver implements NamedEventSink {
-  private readonly reader = new NamedEventReader(this, { hot: { name: 'content_block_delta', dataHead: DELTA_HEAD } });
+  private readonly reader = new NamedEventReader(this, { hot: HOT_DELTA });
   private readonly tokenUsage = emptyUsage();
   /** The answer's id, model and stop reason, from the events parsed anyway. */
   readonly answer: AnswerFacts = emptyAnswerFacts();
@@ -37,6 +38,8 @@ export class AnthropicStreamObserver implements NamedEventSink {
   private stopped = false;
   private error: { type: string; message: string } | null = null;
   private tokenSeen = false;
+  /** A message_start was read (its usage merged): a second one takes the full parse. */
+  private startSeen = false;
   /** Set when the bytes could not be parsed (an oversized event): the client still gets them all. */
   private blind = false;
 
@@ -90,7 +93,9 @@ export class AnthropicStreamObserver implements NamedEventSink {
         return;
       case 13: {
         const name = MESSAGE_START.at(view, nameStart, nameEnd) ? 'message_start' : MESSAGE_DELTA.at(view, nameStart, nameEnd) ? 'message_delta' : null;
-        if (name !== null) this.onParsedEvent(name, parseJson(bytes.toString('utf8', dataStart, dataEnd)));
+        if (name === null) return;
+        const text = bytes.toString('utf8', dataStart, dataEnd);
+        if (!this.readCommon(name, text)) this.onParsedEvent(name, parseJson(text));
         return;
       }
       case 5:
@@ -123,6 +128,29 @@ export class AnthropicStreamObserver implements NamedEventSink {
     }
   }
 
+  /**
+   * The event in the provider's common layout (./common-events.ts), applied as onParsedEvent would apply
+   * its parse; false when it is not in that layout. A message_start only while no usage came before it:
+   * its null cache counts read as 0, which the parse's merge leaves at the 0 they start at.
+   */
+  private readCommon(name: 'message_start' | 'message_delta', text: string): boolean {
+    if (name === 'message_start') {
+      if (this.startSeen) return false;
+      const start = messageStartOfCommonText(text);
+      if (start === undefined) return false;
+      this.startSeen = true;
+      this.answer.id = start.id;
+      this.answer.model = start.model;
+      Object.assign(this.tokenUsage, start.usage);
+      return true;
+    }
+    const delta = messageDeltaOfCommonText(text);
+    if (delta === undefined) return false;
+    this.answer.finishReason = delta.stopReason;
+    this.tokenUsage.output = delta.output;
+    return true;
+  }
+
   private onParsedEvent(name: string, payload: unknown): void {
     if (!isRecord(payload)) return;
     if (name === 'error') {
@@ -133,7 +161,10 @@ export class AnthropicStreamObserver implements NamedEventSink {
       };
       return;
     }
-    if (name === 'message_start') noteMessageStart(this.answer, payload.message);
+    if (name === 'message_start') {
+      this.startSeen = true;
+      noteMessageStart(this.answer, payload.message);
+    }
     else noteMessageDelta(this.answer, payload.delta);
     const usage = name === 'message_start' ? (isRecord(payload.message) ? payload.message.usage : undefined) : payload.usage;
     if (isRecord(usage)) mergeProviderUsage(this.tokenUsage, usage);

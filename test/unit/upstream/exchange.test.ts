@@ -101,7 +101,12 @@ t.test('which content types are streams', quick(), async (t) => {
   const cases: [string | string[] | undefined, boolean][] = [
     ['text/event-stream', true],
     ['text/event-stream; charset=utf-8', true],
+    ['Text/Event-Stream', true],
+    ['TEXT/EVENT-STREAM;charset=UTF-8', true],
     [['text/event-stream'], true],
+    ['text/event-strea', false],
+    ['text/event_stream', false],
+    ['', false],
     ['application/json', false],
     ['text/plain', false],
     [undefined, false],

@@ -3,7 +3,7 @@
 // event by event through one mapper (SSE parse → event translation → SSE frames per provider chunk).
 import type { OutgoingHttpHeaders } from 'node:http';
 import { RelayedOutput } from '../../anthropic/relayed-output.js';
-import { DELTA_HEAD, emptyDeltaPlace, readDeltaHead, type DeltaPlace } from '../../anthropic/delta-bytes.js';
+import { HOT_DELTA, emptyDeltaPlace, readDeltaHead, type DeltaPlace } from '../../anthropic/delta-bytes.js';
 import type { FrameOutput } from '../../sse/frame-output.js';
 import { emptyUsage, type TokenUsage } from '../../../metering/token-usage.js';
 import { streamFailureOf, type StreamFailure } from '../../errors/stream-frames.js';
@@ -114,7 +114,7 @@ export class ReframedStream implements StreamTranslation {
         },
         end: () => translator.end(),
       },
-      { hot: { name: 'content_block_delta', dataHead: DELTA_HEAD } },
+      { hot: HOT_DELTA },
     );
   }
 

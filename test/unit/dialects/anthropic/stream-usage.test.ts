@@ -40,6 +40,26 @@ t.test('recorded streams: usage, message_stop and first token, however the bytes
 const ev = (name: string, payload: Record<string, unknown>) => Buffer.from(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`);
 const start = ev('message_start', { type: 'message_start', message: { id: 'm', usage: { input_tokens: 9, cache_read_input_tokens: 40, cache_creation_input_tokens: 3, output_tokens: 1 } } });
 
+t.test('message_start and message_delta in the common layout are read as the full parse reads them', async (t) => {
+  const cacheUsage = { input_tokens: 15, cache_creation_input_tokens: 4, cache_read_input_tokens: null, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 4 }, output_tokens: 1, service_tier: 'standard' };
+  const commonStart = (id: string, input: number) =>
+    ev('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', content: [], stop_reason: null, stop_sequence: null, usage: { ...cacheUsage, input_tokens: input } } });
+  const commonDelta = ev('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 12 } });
+  const stop = ev('message_stop', { type: 'message_stop' });
+  const o = observe([commonStart('msg_a', 15), commonDelta, stop]);
+  t.same(o.usage, { input: 15, output: 12, cacheRead: 0, cacheWrite: 4, cacheWrite1h: 4 });
+  t.same(o.answer, { id: 'msg_a', model: 'claude-sonnet-4-6', finishReason: 'end_turn' });
+  // The same events without their event: lines take the general parser and JSON.parse: the same reading.
+  const nameless = (b: Buffer) => Buffer.from(b.toString().replace(/^event: [a-z_]+\n/, ''));
+  const parsed = observe([commonStart('msg_a', 15), commonDelta, stop].map(nameless));
+  t.same(parsed.usage, o.usage, 'usage as the full parse reads it');
+  t.same(parsed.answer, o.answer, 'facts as the full parse reads them');
+  // A second message_start is parsed: its null count leaves the earlier value, as the parse's merge does.
+  const twice = observe([ev('message_start', { type: 'message_start', message: { usage: { input_tokens: 2, cache_read_input_tokens: 9 } } }), commonStart('msg_b', 15), commonDelta]);
+  t.equal(twice.usage.cacheRead, 9, 'a null count after an earlier one keeps it');
+  t.equal(twice.answer.id, 'msg_b');
+});
+
 t.test('an error event mid-stream is reported, with the usage so far', async (t) => {
   const o = observe([start, ev('ping', { type: 'ping' }), ev('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })]);
   t.same(o.errorEvent, { type: 'overloaded_error', message: 'Overloaded' });
