@@ -3,6 +3,7 @@
 import { isRecord } from '../../../lib/is-record.js';
 import type { SseEvent } from '../../sse/parser.js';
 import { chatErrorKind } from './error.js';
+import { messageDeltaOfCommonText } from '../../anthropic/common-events.js';
 
 const PROVIDER_EVENTS = new Set([
   'message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'error',
@@ -13,6 +14,8 @@ export type ProviderEvent = { ok: true; event: Record<string, unknown> } | { ok:
 const IGNORED: ProviderEvent = { ok: false, malformed: null };
 
 export function readProviderEvent(ev: SseEvent): ProviderEvent {
+  const common = commonEvent(ev.data);
+  if (common !== null) return { ok: true, event: common };
   let parsed: unknown;
   try {
     parsed = JSON.parse(ev.data);
@@ -22,6 +25,25 @@ export function readProviderEvent(ev: SseEvent): ProviderEvent {
   if (isRecord(parsed)) return { ok: true, event: parsed };
   if (ev.event === undefined || !PROVIDER_EVENTS.has(ev.event)) return IGNORED;
   return { ok: false, malformed: 'The upstream sent a malformed stream event.' };
+}
+
+const PING = '{"type":"ping"}';
+const MESSAGE_STOP = '{"type":"message_stop"}';
+const BLOCK_STOP = /^\{"type":"content_block_stop","index":(0|[1-9][0-9]{0,8})\}$/;
+
+/**
+ * The small events of every stream in the provider's own layout, as JSON.parse would give them, made
+ * without it: with message_delta's common layout, four of the six events a stream has besides its
+ * deltas (issue 35). null for anything else.
+ */
+export function commonEvent(data: string): Record<string, unknown> | null {
+  if (data === PING) return { type: 'ping' };
+  if (data === MESSAGE_STOP) return { type: 'message_stop' };
+  const stop = BLOCK_STOP.exec(data);
+  if (stop !== null) return { type: 'content_block_stop', index: Number(stop[1]) };
+  const delta = messageDeltaOfCommonText(data);
+  if (delta !== undefined) return { type: 'message_delta', delta: { stop_reason: delta.stopReason, stop_sequence: null }, usage: { output_tokens: delta.output } };
+  return null;
 }
 
 /** A message or content block event before message_start: the stream is not the provider's. */
