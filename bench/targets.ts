@@ -37,6 +37,8 @@ export interface ProcessOptions {
   childEnv?: Record<string, string>;
   /** A file descriptor the gateway's log (stdout) goes to; by default nowhere. */
   gatewayStdout?: number;
+  /** Node flags for the gateway after `npm start`'s (a later V8 flag wins: NODE_OPTIONS would not). */
+  gatewayNodeFlags?: string[];
 }
 
 export async function startProcesses(opts: ProcessOptions): Promise<Processes> {
@@ -54,7 +56,7 @@ export async function startProcesses(opts: ProcessOptions): Promise<Processes> {
     started.push(simulator);
     const [passthrough, gateway] = await Promise.all([
       startChild('passthrough', { args: { upstream: simulator.url, connections: UPSTREAM_CONNECTIONS }, env, nodeFlags: profileFlagsOf(opts, 'passthrough') }),
-      startChild('gateway', { env: { ...env, ...gatewayEnv(simulator.url, dataDir, opts) }, nodeFlags: profileFlagsOf(opts, 'gateway'), stdout: opts.gatewayStdout }),
+      startChild('gateway', { env: { ...env, ...gatewayEnv(simulator.url, dataDir, opts) }, nodeFlags: [...profileFlagsOf(opts, 'gateway'), ...(opts.gatewayNodeFlags ?? [])], stdout: opts.gatewayStdout }),
     ]);
     started.push(passthrough, gateway);
     await waitReady(gateway.url, '/readyz');

@@ -73,13 +73,15 @@ export interface TailOptions {
   warmupRequests: number;
   /** Extra gateway settings. */
   gatewayEnv: Record<string, string>;
+  /** Extra node flags for the gateway (after `npm start`'s own). */
+  gatewayNodeFlags?: string[];
 }
 
 export async function runTail(opts: TailOptions): Promise<TailReport> {
   const logDir = mkdtempSync(join(tmpdir(), 'mgw-tail-'));
   const logFile = join(logDir, 'gateway.log');
   const logFd = openSync(logFile, 'w');
-  const p = await startProcesses({ logLevel: 'debug', gatewayEnv: opts.gatewayEnv, profileDir: null, childEnv: { [RECORD_GC_PAUSES_ENV]: '1' }, gatewayStdout: logFd }).catch((err: unknown) => {
+  const p = await startProcesses({ logLevel: 'debug', gatewayEnv: opts.gatewayEnv, gatewayNodeFlags: opts.gatewayNodeFlags, profileDir: null, childEnv: { [RECORD_GC_PAUSES_ENV]: '1' }, gatewayStdout: logFd }).catch((err: unknown) => {
     closeSync(logFd);
     throw err;
   });
