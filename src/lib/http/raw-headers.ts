@@ -9,11 +9,23 @@ export type HeaderValue = string | string[] | undefined;
 
 /** One header in the raw list: its value, its values, or undefined. */
 export function rawHeader(raw: readonly Buffer[], lowerName: string): HeaderValue {
-  let found: HeaderValue;
-  for (let i = 0; i < raw.length; i += 2) {
-    if (isName(raw[i]!, lowerName)) found = withValue(found, raw[i + 1]!);
+  return namesOf(lowerName).valuesIn(raw)[0];
+}
+
+/**
+ * A name looked up alone, as HeaderNames of one, kept: the gateway asks for names written in its code
+ * (content-type, retry-after, a provider's request id). Past this many, no more are kept.
+ */
+const ALONE_KEPT = 256;
+const alone = new Map<string, HeaderNames>();
+
+function namesOf(lowerName: string): HeaderNames {
+  let names = alone.get(lowerName);
+  if (names === undefined) {
+    names = new HeaderNames([lowerName]);
+    if (alone.size < ALONE_KEPT) alone.set(lowerName, names);
   }
-  return found;
+  return names;
 }
 
 /** Lower-case header names read together; made once, used for every answer. */
@@ -37,7 +49,7 @@ export class HeaderNames {
       if (candidates === undefined) continue;
       for (let c = 0; c < candidates.length; c++) {
         const k = candidates[c]!;
-        if (!isNameBytes(name, this.bytes[k]!)) continue;
+        if (!isName(name, this.bytes[k]!)) continue;
         values[k] = withValue(values[k], raw[i + 1]!);
         break;
       }
@@ -46,8 +58,13 @@ export class HeaderNames {
   }
 }
 
-/** isName, for a lower-case name given as bytes. */
-function isNameBytes(name: Buffer, lowerName: Uint8Array): boolean {
+/**
+ * Whether a header name's bytes, of the same length, spell `lowerName` in any letter case: byte by byte
+ * from the end. undici's own lookup of a name's lower-case form cost more than the rest of the answer's
+ * head. From the end because names of one length share their start far more often than their end: the
+ * provider's twelve `anthropic-ratelimit-<kind>-<remaining|reset|limit>` differ only after 20 equal bytes.
+ */
+function isName(name: Buffer, lowerName: Uint8Array): boolean {
   for (let j = name.length - 1; j >= 0; j--) {
     const byte = name[j]!;
     if ((byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte) !== lowerName[j]) return false;
@@ -58,20 +75,4 @@ function isNameBytes(name: Buffer, lowerName: Uint8Array): boolean {
 function withValue(found: HeaderValue, bytes: Buffer): HeaderValue {
   const value = bytes.toString('latin1');
   return found === undefined ? value : typeof found === 'string' ? [found, value] : [...found, value];
-}
-
-/**
- * Whether a header name's bytes spell `lowerName` in any letter case: length first (most names differ
- * there), then byte by byte from the end. undici's own lookup of a name's lower-case form cost more
- * than the rest of the answer's head. From the end because names of one length share their start far
- * more often than their end: the provider's twelve `anthropic-ratelimit-<kind>-<remaining|reset|limit>`
- * differ only after 20 equal bytes.
- */
-function isName(name: Buffer, lowerName: string): boolean {
-  if (name.length !== lowerName.length) return false;
-  for (let j = name.length - 1; j >= 0; j--) {
-    const byte = name[j]!;
-    if ((byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte) !== lowerName.charCodeAt(j)) return false;
-  }
-  return true;
 }
