@@ -139,8 +139,7 @@ export class AnthropicStreamObserver implements NamedEventSink {
       const start = messageStartOfCommonText(text);
       if (start === undefined) return false;
       this.startSeen = true;
-      this.answer.id = start.id;
-      this.answer.model = start.model;
+      noteMessageStart(this.answer, start);
       Object.assign(this.tokenUsage, start.usage);
       return true;
     }
