@@ -117,6 +117,9 @@ export interface SizeResult {
   /** Answered 200 / anything else, over the measured window. */
   ok: number;
   unexpected: number;
+  /** What the unexpected were: the other statuses with their counts, and the requests that got no answer. */
+  otherStatuses: Record<number, number>;
+  errors: number;
   rps: number;
   p99Ms: number;
   perInstance: InstanceCost[];
@@ -252,6 +255,13 @@ interface Stores {
   redis: RedisClient;
 }
 
+/** How a size's requests were answered: the 200s, and what the others were (statuses, no answer at all). */
+export function answersOf(s: SizeResult): string {
+  const others = Object.entries(s.otherStatuses).map(([status, n]) => `${n} × ${status}`);
+  if (s.errors > 0) others.push(`${s.errors} without an answer`);
+  return `${s.ok} answered 200, ${s.unexpected} not${others.length > 0 ? ` (${others.join(', ')})` : ''}`;
+}
+
 /** A fleet to run in one measurement: counted, or a companion that only loads the machine. */
 interface FleetRun {
   instances: number;
@@ -324,6 +334,8 @@ function sizeResult(fleet: LocalFleet, result: Awaited<ReturnType<typeof runLoad
     instances,
     ok: result.ok,
     unexpected: result.unexpected,
+    otherStatuses: result.otherStatuses,
+    errors: result.errors,
     rps: round(result.rps, 0),
     p99Ms: round(result.latencyMs.summary().p99, 1),
     perInstance,

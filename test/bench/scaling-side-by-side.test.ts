@@ -1,7 +1,7 @@
 // The scaling tool's side-by-side mode, in a file of its own (every fleet start costs seconds here): a
 // fleet of one and a fleet of two run at once on stores of their own, read over the same windows.
 import t from 'tap';
-import { formatScaling, runScaling, sectionOf } from '../../bench/tools/scaling.js';
+import { answersOf, formatScaling, runScaling, sectionOf } from '../../bench/tools/scaling.js';
 
 t.test('side by side: fleets of one and two run at once, on stores of their own, over the same windows', async (t) => {
   const options = { sizes: [1, 2], seconds: 2, rate: 20, ratePerInstance: false, equalLoad: false, sideBySide: true, connections: 4, warmupSeconds: 1, idleSeconds: 1, settleSeconds: 1.2 };
@@ -11,7 +11,7 @@ t.test('side by side: fleets of one and two run at once, on stores of their own,
   t.ok(report.options.ratePerInstance, 'side by side implies the same load per instance');
   t.same(report.sizes.map((s) => s.instances), [1, 2]);
   for (const s of report.sizes) {
-    t.ok(s.ok > 0 && s.unexpected === 0, `${s.instances} instance(s): ${s.ok} answered 200, ${s.unexpected} not`);
+    t.ok(s.ok > 0 && s.unexpected === 0, `${s.instances} instance(s): ${answersOf(s)}`);
     t.equal(s.perInstance.length, s.instances);
     // Each fleet's counters are its own: the requests its instances served are the ones its load sent.
     const served = s.perInstance.reduce((n, p) => n + p.requests, 0);

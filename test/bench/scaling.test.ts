@@ -2,7 +2,7 @@
 // every fleet start costs seconds here) that produces every number of its section, and one with equal
 // load (a fleet of one beside a companion, then a fleet of two).
 import t from 'tap';
-import { commandCalls, formatScaling, growth, runScaling, sectionOf, split } from '../../bench/tools/scaling.js';
+import { answersOf, commandCalls, formatScaling, growth, runScaling, sectionOf, split } from '../../bench/tools/scaling.js';
 
 // Each run starts a fleet (instances, HAProxy) per size, a few seconds of CPU each: the file had 48 s of
 // wall time on an idle machine and passed tap's 120 s at a load of 15 (a full suite beside other work).
@@ -29,7 +29,7 @@ t.test('a very short run with 2 instances produces its numbers', async (t) => {
   t.same(report.sizes.map((s) => s.instances), [2]);
   for (const s of report.sizes) {
     const at = `${s.instances} instance(s)`;
-    t.ok(s.ok > 0 && s.unexpected === 0, `${at}: ${s.ok} answered 200, ${s.unexpected} not`);
+    t.ok(s.ok > 0 && s.unexpected === 0, `${at}: ${answersOf(s)}`);
     t.equal(s.perInstance.length, s.instances, `${at}: one cost per instance`);
     t.ok(s.perInstance.every((p) => p.requests > 0 && p.cpu.rawPerRequest > 0), `${at}: every instance served requests and spent CPU on them`);
     t.ok(s.cpu.rawPerRequest > 0 && Number.isFinite(s.cpu.perRequest), `${at}: CPU per request ${s.cpu.perRequest} µs (${s.cpu.rawPerRequest} raw)`);
@@ -63,7 +63,7 @@ t.test('equal load: a fleet of one runs beside a companion, both sizes measured 
   const report = await runScaling(options);
   t.same(report.sizes.map((s) => s.instances), [1, 2]);
   for (const s of report.sizes) {
-    t.ok(s.ok > 0 && s.unexpected === 0, `${s.instances} instance(s): ${s.ok} answered 200, ${s.unexpected} not`);
+    t.ok(s.ok > 0 && s.unexpected === 0, `${s.instances} instance(s): ${answersOf(s)}`);
     // Only the measured fleet's instances are counted, the companion's requests not.
     t.equal(s.perInstance.length, s.instances);
     const served = s.perInstance.reduce((n, p) => n + p.requests, 0);
