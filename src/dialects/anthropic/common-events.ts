@@ -28,12 +28,45 @@ export function messageStartOfCommonText(text: string): CommonMessageStart | und
 export interface CommonMessageDelta {
   stopReason: string;
   output: number;
+  /**
+   * The input counts newer API versions repeat in message_delta's usage (docs/wire.md): a cache count
+   * the provider wrote as null is null here (a merge leaves the count it had). Absent in the older
+   * layout, which carries the output count alone.
+   */
+  input?: RepeatedInputCounts;
 }
 
-const MESSAGE_DELTA = /^\{"type":"message_delta","delta":\{"stop_reason":"([a-z_]{1,40})","stop_sequence":null\},"usage":\{"output_tokens":(0|[1-9][0-9]{0,14})\}\}$/;
+export interface RepeatedInputCounts {
+  input: number;
+  cacheWrite: number | null;
+  cacheRead: number | null;
+}
 
-/** A message_delta that carries a stop reason and the output count alone; undefined otherwise. */
+const COUNT = '(0|[1-9][0-9]{0,14})';
+const MESSAGE_DELTA = new RegExp(
+  '^\\{"type":"message_delta","delta":\\{"stop_reason":"([a-z_]{1,40})","stop_sequence":null\\},"usage":\\{' +
+    `(?:"input_tokens":${COUNT},"cache_creation_input_tokens":(?:${COUNT}|null),"cache_read_input_tokens":(?:${COUNT}|null),)?` +
+    `"output_tokens":${COUNT}\\}\\}$`,
+);
+
+/**
+ * A message_delta that carries a stop reason and the output count, alone or after the three input
+ * counts (the layout of newer API versions, and the simulator's); undefined otherwise.
+ */
 export function messageDeltaOfCommonText(text: string): CommonMessageDelta | undefined {
   const m = MESSAGE_DELTA.exec(text);
-  return m === null ? undefined : { stopReason: m[1]!, output: Number(m[2]) };
+  if (m === null) return undefined;
+  const delta: CommonMessageDelta = { stopReason: m[1]!, output: Number(m[5]) };
+  if (m[2] !== undefined) delta.input = { input: Number(m[2]), cacheWrite: m[3] === undefined ? null : Number(m[3]), cacheRead: m[4] === undefined ? null : Number(m[4]) };
+  return delta;
+}
+
+/** The delta's counts merged into `into` as mergeProviderUsage merges the parsed usage: a null cache count leaves the one before. */
+export function mergeCommonDeltaUsage(into: TokenUsage, delta: CommonMessageDelta): void {
+  into.output = delta.output;
+  const repeated = delta.input;
+  if (repeated === undefined) return;
+  into.input = repeated.input;
+  if (repeated.cacheWrite !== null) into.cacheWrite = repeated.cacheWrite;
+  if (repeated.cacheRead !== null) into.cacheRead = repeated.cacheRead;
 }

@@ -3,8 +3,8 @@
 // other layout is left to the parse (undefined).
 import t from 'tap';
 import fc from 'fast-check';
-import { messageDeltaOfCommonText, messageStartOfCommonText } from '../../../../src/dialects/anthropic/common-events.js';
-import { usageOf } from '../../../../src/metering/token-usage.js';
+import { mergeCommonDeltaUsage, messageDeltaOfCommonText, messageStartOfCommonText } from '../../../../src/dialects/anthropic/common-events.js';
+import { mergeProviderUsage, usageOf } from '../../../../src/metering/token-usage.js';
 
 const usage = { input_tokens: 15, cache_creation_input_tokens: 0, cache_read_input_tokens: 7, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 3 }, output_tokens: 1, service_tier: 'standard' };
 const startOf = (message: Record<string, unknown>) => JSON.stringify({ type: 'message_start', message });
@@ -29,9 +29,47 @@ t.test('message_delta, table-driven', async (t) => {
   const delta = (d: Record<string, unknown>, u: Record<string, unknown>) => JSON.stringify({ type: 'message_delta', delta: d, usage: u });
   t.same(messageDeltaOfCommonText(delta({ stop_reason: 'end_turn', stop_sequence: null }, { output_tokens: 200 })), { stopReason: 'end_turn', output: 200 });
   t.equal(messageDeltaOfCommonText(delta({ stop_reason: 'stop_sequence', stop_sequence: 'END' }, { output_tokens: 2 })), undefined, 'a stop sequence');
-  t.equal(messageDeltaOfCommonText(delta({ stop_reason: 'end_turn', stop_sequence: null }, { input_tokens: 3, output_tokens: 2 })), undefined, 'more counts than output');
+  t.same(
+    messageDeltaOfCommonText(delta({ stop_reason: 'end_turn', stop_sequence: null }, { input_tokens: 15, cache_creation_input_tokens: 0, cache_read_input_tokens: null, output_tokens: 200 })),
+    { stopReason: 'end_turn', output: 200, input: { input: 15, cacheWrite: 0, cacheRead: null } },
+    'the newer layout: the input counts repeated',
+  );
+  t.equal(messageDeltaOfCommonText(delta({ stop_reason: 'end_turn', stop_sequence: null }, { input_tokens: 3, output_tokens: 2 })), undefined, 'some of the input counts only');
+  t.equal(
+    messageDeltaOfCommonText(delta({ stop_reason: 'end_turn', stop_sequence: null }, { input_tokens: 3, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 2, server_tool_use: { web_search_requests: 1 } })),
+    undefined,
+    'a server tool count',
+  );
   t.equal(messageDeltaOfCommonText(delta({ stop_reason: null, stop_sequence: null }, { output_tokens: 2 })), undefined, 'no stop reason');
   t.equal(messageDeltaOfCommonText(delta({ stop_reason: 'end_turn', stop_sequence: null }, { output_tokens: 1e16 })), undefined, 'a count past 15 digits');
+});
+
+t.test('property: message_delta, whenever it answers, reads what JSON.parse and the merge read', async () => {
+  const count = fc.oneof(fc.nat(), fc.constant(null), fc.maxSafeNat());
+  const usage = fc.oneof(
+    fc.record({ output_tokens: fc.oneof(fc.nat(), fc.maxSafeNat()) }),
+    fc.record({ input_tokens: fc.oneof(fc.nat(), fc.maxSafeNat()), cache_creation_input_tokens: count, cache_read_input_tokens: count, output_tokens: fc.nat() }),
+  );
+  const stopReason = fc.oneof(fc.constantFrom('end_turn', 'max_tokens', 'tool_use', 'pause_turn'), fc.string({ maxLength: 12 }));
+  fc.assert(
+    fc.property(stopReason, usage, fc.record({ input: fc.nat(), output: fc.nat(), cacheRead: fc.nat(), cacheWrite: fc.nat() }), (reason, u, before) => {
+      const json = JSON.stringify({ type: 'message_delta', delta: { stop_reason: reason, stop_sequence: null }, usage: u });
+      const read = messageDeltaOfCommonText(json);
+      if (read === undefined) {
+        // Only a stop reason outside the plain alphabet, or an oversized count, leaves it to the parse.
+        if (/^[a-z_]{1,40}$/.test(reason) && Object.values(u).every((v) => v === null || v < 1e15)) throw new Error(`not read: ${json}`);
+        return;
+      }
+      if (read.stopReason !== reason) throw new Error(`stop reason differs: ${json}`);
+      // Merged into the same earlier counts, as the observer merges it and as the parse is merged.
+      const merged = { ...before };
+      mergeProviderUsage(merged, u);
+      const applied = { ...before };
+      mergeCommonDeltaUsage(applied, read);
+      if (JSON.stringify(applied) !== JSON.stringify(merged)) throw new Error(`counts differ: ${json}`);
+    }),
+    { numRuns: 500 },
+  );
 });
 
 t.test('property: whenever they answer, they read what JSON.parse reads', async () => {

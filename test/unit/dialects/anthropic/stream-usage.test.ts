@@ -54,6 +54,15 @@ t.test('message_start and message_delta in the common layout are read as the ful
   const parsed = observe([commonStart('msg_a', 15), commonDelta, stop].map(nameless));
   t.same(parsed.usage, o.usage, 'usage as the full parse reads it');
   t.same(parsed.answer, o.answer, 'facts as the full parse reads them');
+  // The newer layout repeats the input counts in message_delta: read by the expression too, a null
+  // cache count leaving the count message_start gave, as the parse's merge does.
+  const repeating = ev('message_delta', { type: 'message_delta', delta: { stop_reason: 'max_tokens', stop_sequence: null }, usage: { input_tokens: 16, cache_creation_input_tokens: null, cache_read_input_tokens: 7, output_tokens: 30 } });
+  const newer = observe([commonStart('msg_c', 15), repeating, stop]);
+  t.same(newer.usage, { input: 16, output: 30, cacheRead: 7, cacheWrite: 4, cacheWrite1h: 4 });
+  t.equal(newer.answer.finishReason, 'max_tokens');
+  const newerParsed = observe([commonStart('msg_c', 15), repeating, stop].map(nameless));
+  t.same(newerParsed.usage, newer.usage, 'the newer layout: usage as the full parse reads it');
+  t.same(newerParsed.answer, newer.answer, 'the newer layout: facts as the full parse reads them');
   // A second message_start is parsed: its null count leaves the earlier value, as the parse's merge does.
   const twice = observe([ev('message_start', { type: 'message_start', message: { usage: { input_tokens: 2, cache_read_input_tokens: 9 } } }), commonStart('msg_b', 15), commonDelta]);
   t.equal(twice.usage.cacheRead, 9, 'a null count after an earlier one keeps it');
