@@ -19,7 +19,7 @@ import { util, type Dispatcher } from 'undici';
 import type { AnswerFlow } from './answer-stream.js';
 import { AnswerBodyError, AnswerStream } from './answer-stream.js';
 import type { Cancellation } from './cancellation.js';
-import { rawHeader, type HeaderNames, type HeaderValue } from '../lib/http/raw-headers.js';
+import { RawHeaders, rawHeader, type HeaderNames, type HeaderValue } from '../lib/http/raw-headers.js';
 
 export type AnswerHeaders = Record<string, string | string[] | undefined>;
 
@@ -81,14 +81,14 @@ class Answer<K extends UpstreamResponse['kind'], B> {
   constructor(
     readonly kind: K,
     readonly statusCode: number,
-    private readonly rawHeaders: Buffer[],
+    private readonly rawHeaders: RawHeaders,
     readonly dispatchedAt: number,
     readonly headersAt: number,
     readonly body: B,
   ) {}
 
   get headers(): AnswerHeaders {
-    return (this.parsed ??= util.parseHeaders(this.rawHeaders) as AnswerHeaders);
+    return (this.parsed ??= util.parseHeaders(this.rawHeaders.list()) as AnswerHeaders);
   }
 
   header(lowerName: string): string | string[] | undefined {
@@ -125,7 +125,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler, AnswerFlow {
   private paused = false;
   // What onHeaders learnt, kept until the answer is handed over (rawHeaders null: no answer yet).
   private statusCode = 0;
-  private rawHeaders: Buffer[] | null = null;
+  private rawHeaders: RawHeaders | null = null;
   private headersAt = 0;
   // The handler is made just before the call is dispatched (exchange()).
   private readonly dispatchedAt = performance.now();
@@ -171,11 +171,13 @@ class ExchangeHandler implements Dispatcher.DispatchHandler, AnswerFlow {
     if (statusCode < 200) return true; // 1xx: the real answer follows
     this.resumeSocket = resume;
     this.statusCode = statusCode;
-    this.rawHeaders = rawHeaders;
+    // A copy: undici's entries are views on the socket's read buffer (see RawHeaders).
+    const raw = RawHeaders.copyOf(rawHeaders);
+    this.rawHeaders = raw;
     this.headersAt = performance.now();
-    if (isEventStreamType(rawHeader(rawHeaders, 'content-type'), this.streamedType)) {
+    if (isEventStreamType(rawHeader(raw, 'content-type'), this.streamedType)) {
       this.stream = new AnswerStream(this);
-      this.resolve(new Answer('stream', statusCode, rawHeaders, this.dispatchedAt, this.headersAt, this.stream));
+      this.resolve(new Answer('stream', statusCode, raw, this.dispatchedAt, this.headersAt, this.stream));
     }
     return !this.paused;
   }

@@ -3,12 +3,113 @@
 // for on every request (the rate-limit counts for the route's headroom, the headers passed back to
 // a messages client) are looked up together instead, in one pass (issue 35: the router's four
 // look-ups of the headroom alone cost ~1 µs per answer).
-
+//
+// The list is copied when the answer arrives (RawHeaders.copyOf): undici's entries are views on the
+// socket's read buffer, and an answer that kept them for its lifetime made V8 promote them (and the
+// read buffers behind them) to the old generation: ~4 KB a streamed request, a full collection every
+// third of a second under load, a quarter of a stream's CPU in V8's helper threads (bench/README.md,
+// issue 35). One copy of the header bytes and their bounds in an Int32Array cost less than undici
+// made one view per entry.
 /** One header's value, its values when it came more than once, or undefined. */
 export type HeaderValue = string | string[] | undefined;
 
+/** An answer's raw header list, copied out of the bytes it was read from: names and values in order. */
+export class RawHeaders {
+  private constructor(
+    /** The entries' bytes. */
+    private readonly bytes: Buffer,
+    /** Per entry (name, value, name, …), its start and end in `bytes`. */
+    private readonly bounds: Int32Array,
+  ) {}
+
+  /**
+   * A copy of undici's raw list. Its entries usually lie in order in one read buffer: the stretch from
+   * the first to the last is copied in one go (the line ends between them come along); otherwise (a
+   * header split across two reads) entry by entry.
+   */
+  static copyOf(list: readonly Buffer[]): RawHeaders {
+    const n = list.length;
+    const bounds = new Int32Array(n * 2);
+    if (n === 0) return new RawHeaders(EMPTY, bounds);
+    const first = list[0]!;
+    const base = first.byteOffset;
+    let end = base;
+    let inOrder = true;
+    for (let i = 0; i < n; i++) {
+      const entry = list[i]!;
+      if (entry.buffer !== first.buffer || entry.byteOffset < end) {
+        inOrder = false;
+        break;
+      }
+      end = entry.byteOffset + entry.length;
+    }
+    if (inOrder) {
+      const bytes = Buffer.allocUnsafe(end - base);
+      bytes.set(new Uint8Array(first.buffer, base, end - base));
+      for (let i = 0; i < n; i++) {
+        const at = list[i]!.byteOffset - base;
+        bounds[2 * i] = at;
+        bounds[2 * i + 1] = at + list[i]!.length;
+      }
+      return new RawHeaders(bytes, bounds);
+    }
+    let size = 0;
+    for (let i = 0; i < n; i++) size += list[i]!.length;
+    const bytes = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      const entry = list[i]!;
+      bytes.set(entry, at);
+      bounds[2 * i] = at;
+      at += entry.length;
+      bounds[2 * i + 1] = at;
+    }
+    return new RawHeaders(bytes, bounds);
+  }
+
+  /** Names and values: twice the headers. */
+  get entries(): number {
+    return this.bounds.length >> 1;
+  }
+
+  /** The list in undici's shape (for util.parseHeaders, when every header is asked for). */
+  list(): Buffer[] {
+    const out: Buffer[] = [];
+    for (let i = 0; i < this.bounds.length; i += 2) out.push(this.bytes.subarray(this.bounds[i], this.bounds[i + 1]));
+    return out;
+  }
+
+  /** Entry i's length in bytes. */
+  lengthOf(i: number): number {
+    return this.bounds[2 * i + 1]! - this.bounds[2 * i]!;
+  }
+
+  /**
+   * Whether entry i, of lowerName's length, spells lowerName in any letter case: byte by byte from the
+   * end. undici's own lookup of a name's lower-case form cost more than the rest of the answer's head.
+   * From the end because names of one length share their start far more often than their end: the
+   * provider's twelve `anthropic-ratelimit-<kind>-<remaining|reset|limit>` differ only after 20 equal bytes.
+   */
+  isName(i: number, lowerName: Uint8Array): boolean {
+    const bytes = this.bytes;
+    const start = this.bounds[2 * i]!;
+    for (let j = this.bounds[2 * i + 1]! - 1; j >= start; j--) {
+      const byte = bytes[j]!;
+      if ((byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte) !== lowerName[j - start]) return false;
+    }
+    return true;
+  }
+
+  /** Entry i as text (header bytes are latin-1). */
+  text(i: number): string {
+    return this.bytes.toString('latin1', this.bounds[2 * i], this.bounds[2 * i + 1]);
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
+
 /** One header in the raw list: its value, its values, or undefined. */
-export function rawHeader(raw: readonly Buffer[], lowerName: string): HeaderValue {
+export function rawHeader(raw: RawHeaders, lowerName: string): HeaderValue {
   return namesOf(lowerName).valuesIn(raw)[0];
 }
 
@@ -41,16 +142,16 @@ export class HeaderNames {
   }
 
   /** Each name's value in the raw list (in the order of `names`), in one pass over it. */
-  valuesIn(raw: readonly Buffer[]): HeaderValue[] {
+  valuesIn(raw: RawHeaders): HeaderValue[] {
     const values: HeaderValue[] = new Array<HeaderValue>(this.names.length).fill(undefined);
-    for (let i = 0; i < raw.length; i += 2) {
-      const name = raw[i]!;
-      const candidates = this.byLength[name.length];
+    const entries = raw.entries;
+    for (let i = 0; i < entries; i += 2) {
+      const candidates = this.byLength[raw.lengthOf(i)];
       if (candidates === undefined) continue;
       for (let c = 0; c < candidates.length; c++) {
         const k = candidates[c]!;
-        if (!isName(name, this.bytes[k]!)) continue;
-        values[k] = withValue(values[k], raw[i + 1]!);
+        if (!raw.isName(i, this.bytes[k]!)) continue;
+        values[k] = withValue(values[k], raw.text(i + 1));
         break;
       }
     }
@@ -58,21 +159,6 @@ export class HeaderNames {
   }
 }
 
-/**
- * Whether a header name's bytes, of the same length, spell `lowerName` in any letter case: byte by byte
- * from the end. undici's own lookup of a name's lower-case form cost more than the rest of the answer's
- * head. From the end because names of one length share their start far more often than their end: the
- * provider's twelve `anthropic-ratelimit-<kind>-<remaining|reset|limit>` differ only after 20 equal bytes.
- */
-function isName(name: Buffer, lowerName: Uint8Array): boolean {
-  for (let j = name.length - 1; j >= 0; j--) {
-    const byte = name[j]!;
-    if ((byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte) !== lowerName[j]) return false;
-  }
-  return true;
-}
-
-function withValue(found: HeaderValue, bytes: Buffer): HeaderValue {
-  const value = bytes.toString('latin1');
+function withValue(found: HeaderValue, value: string): HeaderValue {
   return found === undefined ? value : typeof found === 'string' ? [found, value] : [...found, value];
 }
