@@ -3,7 +3,7 @@
 // expression each instead of JSON.parse. The two parses cost as much per stream as reading its 200
 // deltas (~5 µs a stream in the gateway's profile, issue 35). Anything else (other member order, an
 // escape in the id or model, another usage shape) is undefined, and the caller parses the text.
-import { usageOfCommonText, type TokenUsage } from '../../metering/token-usage.js';
+import { COUNT_PATTERN, usageOfCommonText, type TokenUsage } from '../../metering/token-usage.js';
 
 export interface CommonMessageStart {
   id: string;
@@ -27,26 +27,21 @@ export function messageStartOfCommonText(text: string): CommonMessageStart | und
 
 export interface CommonMessageDelta {
   stopReason: string;
-  output: number;
   /**
-   * The input counts newer API versions repeat in message_delta's usage (docs/wire.md): a cache count
-   * the provider wrote as null is null here (a merge leaves the count it had). Absent in the older
-   * layout, which carries the output count alone.
+   * The usage object as JSON.parse gives it: the output count alone, or (newer API versions, the
+   * simulator) after the three input counts, a cache count null where the provider wrote null.
    */
-  input?: RepeatedInputCounts;
+  usage: CommonDeltaUsage;
 }
 
-export interface RepeatedInputCounts {
-  input: number;
-  cacheWrite: number | null;
-  cacheRead: number | null;
-}
+export type CommonDeltaUsage =
+  | { output_tokens: number }
+  | { input_tokens: number; cache_creation_input_tokens: number | null; cache_read_input_tokens: number | null; output_tokens: number };
 
-const COUNT = '(0|[1-9][0-9]{0,14})';
 const MESSAGE_DELTA = new RegExp(
   '^\\{"type":"message_delta","delta":\\{"stop_reason":"([a-z_]{1,40})","stop_sequence":null\\},"usage":\\{' +
-    `(?:"input_tokens":${COUNT},"cache_creation_input_tokens":(?:${COUNT}|null),"cache_read_input_tokens":(?:${COUNT}|null),)?` +
-    `"output_tokens":${COUNT}\\}\\}$`,
+    `(?:"input_tokens":${COUNT_PATTERN},"cache_creation_input_tokens":(?:${COUNT_PATTERN}|null),"cache_read_input_tokens":(?:${COUNT_PATTERN}|null),)?` +
+    `"output_tokens":${COUNT_PATTERN}\\}\\}$`,
 );
 
 /**
@@ -56,17 +51,14 @@ const MESSAGE_DELTA = new RegExp(
 export function messageDeltaOfCommonText(text: string): CommonMessageDelta | undefined {
   const m = MESSAGE_DELTA.exec(text);
   if (m === null) return undefined;
-  const delta: CommonMessageDelta = { stopReason: m[1]!, output: Number(m[5]) };
-  if (m[2] !== undefined) delta.input = { input: Number(m[2]), cacheWrite: m[3] === undefined ? null : Number(m[3]), cacheRead: m[4] === undefined ? null : Number(m[4]) };
-  return delta;
+  const output = Number(m[5]);
+  const usage: CommonDeltaUsage =
+    m[2] === undefined
+      ? { output_tokens: output }
+      : { input_tokens: Number(m[2]), cache_creation_input_tokens: countOrNull(m[3]), cache_read_input_tokens: countOrNull(m[4]), output_tokens: output };
+  return { stopReason: m[1]!, usage };
 }
 
-/** The delta's counts merged into `into` as mergeProviderUsage merges the parsed usage: a null cache count leaves the one before. */
-export function mergeCommonDeltaUsage(into: TokenUsage, delta: CommonMessageDelta): void {
-  into.output = delta.output;
-  const repeated = delta.input;
-  if (repeated === undefined) return;
-  into.input = repeated.input;
-  if (repeated.cacheWrite !== null) into.cacheWrite = repeated.cacheWrite;
-  if (repeated.cacheRead !== null) into.cacheRead = repeated.cacheRead;
+function countOrNull(digits: string | undefined): number | null {
+  return digits === undefined ? null : Number(digits);
 }

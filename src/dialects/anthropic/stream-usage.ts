@@ -4,7 +4,7 @@
 // bytes (../sse/named-events.ts): nothing is decoded of an event the observer does not read.
 
 import { RelayedOutput } from './relayed-output.js';
-import { mergeCommonDeltaUsage, messageDeltaOfCommonText, messageStartOfCommonText } from './common-events.js';
+import { messageDeltaOfCommonText, messageStartOfCommonText } from './common-events.js';
 import { HOT_DELTA } from './delta-bytes.js';
 import { emptyUsage, mergeProviderUsage, usageOf, usageOfCommonText, type TokenUsage } from '../../metering/token-usage.js';
 import type { SseEvent } from '../sse/parser.js';
@@ -146,7 +146,7 @@ export class AnthropicStreamObserver implements NamedEventSink {
     const delta = messageDeltaOfCommonText(text);
     if (delta === undefined) return false;
     this.answer.finishReason = delta.stopReason;
-    mergeCommonDeltaUsage(this.tokenUsage, delta);
+    mergeProviderUsage(this.tokenUsage, delta.usage);
     return true;
   }
 

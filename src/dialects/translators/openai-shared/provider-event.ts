@@ -43,12 +43,7 @@ export function commonEvent(data: string): Record<string, unknown> | null {
   if (stop !== null) return { type: 'content_block_stop', index: Number(stop[1]) };
   const delta = messageDeltaOfCommonText(data);
   if (delta === undefined) return null;
-  const repeated = delta.input;
-  const usage =
-    repeated === undefined
-      ? { output_tokens: delta.output }
-      : { input_tokens: repeated.input, cache_creation_input_tokens: repeated.cacheWrite, cache_read_input_tokens: repeated.cacheRead, output_tokens: delta.output };
-  return { type: 'message_delta', delta: { stop_reason: delta.stopReason, stop_sequence: null }, usage };
+  return { type: 'message_delta', delta: { stop_reason: delta.stopReason, stop_sequence: null }, usage: delta.usage };
 }
 
 /** A message or content block event before message_start: the stream is not the provider's. */

@@ -3,7 +3,7 @@
 // other layout is left to the parse (undefined).
 import t from 'tap';
 import fc from 'fast-check';
-import { mergeCommonDeltaUsage, messageDeltaOfCommonText, messageStartOfCommonText } from '../../../../src/dialects/anthropic/common-events.js';
+import { messageDeltaOfCommonText, messageStartOfCommonText } from '../../../../src/dialects/anthropic/common-events.js';
 import { mergeProviderUsage, usageOf } from '../../../../src/metering/token-usage.js';
 
 const usage = { input_tokens: 15, cache_creation_input_tokens: 0, cache_read_input_tokens: 7, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 3 }, output_tokens: 1, service_tier: 'standard' };
@@ -27,11 +27,11 @@ t.test('message_start, table-driven', async (t) => {
 
 t.test('message_delta, table-driven', async (t) => {
   const delta = (d: Record<string, unknown>, u: Record<string, unknown>) => JSON.stringify({ type: 'message_delta', delta: d, usage: u });
-  t.same(messageDeltaOfCommonText(delta({ stop_reason: 'end_turn', stop_sequence: null }, { output_tokens: 200 })), { stopReason: 'end_turn', output: 200 });
+  t.same(messageDeltaOfCommonText(delta({ stop_reason: 'end_turn', stop_sequence: null }, { output_tokens: 200 })), { stopReason: 'end_turn', usage: { output_tokens: 200 } });
   t.equal(messageDeltaOfCommonText(delta({ stop_reason: 'stop_sequence', stop_sequence: 'END' }, { output_tokens: 2 })), undefined, 'a stop sequence');
   t.same(
     messageDeltaOfCommonText(delta({ stop_reason: 'end_turn', stop_sequence: null }, { input_tokens: 15, cache_creation_input_tokens: 0, cache_read_input_tokens: null, output_tokens: 200 })),
-    { stopReason: 'end_turn', output: 200, input: { input: 15, cacheWrite: 0, cacheRead: null } },
+    { stopReason: 'end_turn', usage: { input_tokens: 15, cache_creation_input_tokens: 0, cache_read_input_tokens: null, output_tokens: 200 } },
     'the newer layout: the input counts repeated',
   );
   t.equal(messageDeltaOfCommonText(delta({ stop_reason: 'end_turn', stop_sequence: null }, { input_tokens: 3, output_tokens: 2 })), undefined, 'some of the input counts only');
@@ -61,11 +61,12 @@ t.test('property: message_delta, whenever it answers, reads what JSON.parse and 
         return;
       }
       if (read.stopReason !== reason) throw new Error(`stop reason differs: ${json}`);
+      if (JSON.stringify(read.usage) !== JSON.stringify(u)) throw new Error(`usage differs from the parse's: ${json}`);
       // Merged into the same earlier counts, as the observer merges it and as the parse is merged.
       const merged = { ...before };
       mergeProviderUsage(merged, u);
       const applied = { ...before };
-      mergeCommonDeltaUsage(applied, read);
+      mergeProviderUsage(applied, read.usage);
       if (JSON.stringify(applied) !== JSON.stringify(merged)) throw new Error(`counts differ: ${json}`);
     }),
     { numRuns: 500 },
