@@ -10,6 +10,8 @@
 // third of a second under load, a quarter of a stream's CPU in V8's helper threads (bench/README.md,
 // issue 35). One copy of the header bytes and their bounds in an Int32Array cost less than undici
 // made one view per entry.
+import { lowerAscii } from '../ascii-lower.js';
+
 /** One header's value, its values when it came more than once, or undefined. */
 export type HeaderValue = string | string[] | undefined;
 
@@ -94,8 +96,7 @@ export class RawHeaders {
     const bytes = this.bytes;
     const start = this.bounds[2 * i]!;
     for (let j = this.bounds[2 * i + 1]! - 1; j >= start; j--) {
-      const byte = bytes[j]!;
-      if ((byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte) !== lowerName[j - start]) return false;
+      if (lowerAscii(bytes[j]!) !== lowerName[j - start]) return false;
     }
     return true;
   }
