@@ -1,4 +1,5 @@
 import type { Pause } from './gc-pauses.js';
+import type { GcTally } from './gc-tally.js';
 
 // The messages between the bench (parent) and the processes it starts (simulator, pass-through,
 // gateway). Each child measures itself, so the load generator's own work never pollutes the numbers.
@@ -17,6 +18,8 @@ export interface ProcessStats {
   wallMs: number;
   /** Highest number of requests in flight seen over the window (the gateway reports it; else 0). */
   inFlightPeak: number;
+  /** What the main thread's garbage collector did over the window (./gc-tally.ts). */
+  gc: GcTally;
 }
 
 /** What the bench changes in its simulator between phases and scenarios (the simulator's own option names). */

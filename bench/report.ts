@@ -124,6 +124,12 @@ export function markdown(r: BenchResults): string {
         `| ${s.name} | ${round(direct.rps, 0)} | ${round(pt.rps, 0)} | ${round(gw.rps, 0)} | ${s.ratios.gatewayToPassthrough} | ${s.ratios.gatewayToDirect} | ${lat(direct)} · ${lat(pt)} · ${lat(gw)} | ${ttft(pt)} · ${ttft(gw)} | ${pt.proxy!.cpuUsPerRequest} · ${gw.proxy!.cpuUsPerRequest} | ${gw.proxy!.rssPeakMiB} | ${gw.proxy!.eldP99Ms} |`,
       );
     }
+    out.push('', '| garbage collection (main thread) | full collections pt · gw | scavenges pt · gw | GC pause µs/req pt · gw | promoted B/req pt · gw |', '|---|---|---|---|---|');
+    for (const s of r.scenarios) {
+      const pt = s.targets.passthrough.proxy!.gc;
+      const gw = s.targets.gateway.proxy!.gc;
+      out.push(`| ${s.name} | ${pt.fullCollections} · ${gw.fullCollections} | ${pt.scavenges} · ${gw.scavenges} | ${pt.pauseUsPerRequest} · ${gw.pauseUsPerRequest} | ${pt.promotedBytesPerRequest} · ${gw.promotedBytesPerRequest} |`);
+    }
     const mix = r.scenarios.find((s) => s.targets.gateway.mixIn !== null);
     if (mix) {
       const b = (t: TargetResult) => `${round(t.mixIn!.rps, 1)} req/s, p99 ${round(t.mixIn!.latencyMs.p99, 1)} ms`;

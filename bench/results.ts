@@ -1,5 +1,6 @@
 // The shapes written to bench/results/<timestamp>.json, and how windows of several rounds combine.
 import type { ProcessStats } from './ipc.js';
+import { sumGcTallies } from './gc-tally.js';
 import type { Window } from './measure.js';
 import type { Summary } from './percentiles.js';
 import { median, Samples } from './percentiles.js';
@@ -13,6 +14,8 @@ export interface ProcessSummary {
   cpuUsPerRequest: number;
   /** CPU time over wall time: 1.0 is one core fully busy. */
   cpuCores: number;
+  /** The main thread's garbage collection over all the windows (./gc-tally.ts), per request where so named. */
+  gc: { scavenges: number; fullCollections: number; pauseUsPerRequest: number; promotedBytesPerRequest: number };
 }
 
 export interface TargetResult {
@@ -91,12 +94,19 @@ export function summarizeProcess(windows: readonly (readonly [ProcessStats, numb
   const cpu = sum(windows.map(([s]) => s.cpuUs));
   const answered = sum(windows.map(([, n]) => n));
   const wallUs = sum(windows.map(([s]) => s.wallMs * 1000));
+  const gc = sumGcTallies(windows.map(([s]) => s.gc));
   return {
     rssPeakMiB: round(Math.max(...windows.map(([s]) => s.rssPeakBytes)) / MiB, 1),
     eldP99Ms: round(Math.max(...windows.map(([s]) => s.eldP99Ms)), 2),
     eldMaxMs: round(Math.max(...windows.map(([s]) => s.eldMaxMs)), 2),
     cpuUsPerRequest: answered === 0 ? NaN : round(cpu / answered, 1),
     cpuCores: wallUs === 0 ? NaN : round(cpu / wallUs, 2),
+    gc: {
+      scavenges: gc.scavenges,
+      fullCollections: gc.fullCollections,
+      pauseUsPerRequest: answered === 0 ? NaN : round(gc.pauseUs / answered, 1),
+      promotedBytesPerRequest: answered === 0 ? NaN : Math.round(gc.promotedBytes / answered),
+    },
   };
 }
 

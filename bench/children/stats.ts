@@ -1,6 +1,8 @@
 // Runs inside each child: answers the bench's stats commands over the IPC channel, sampling its own
 // RSS peak and event-loop delay, and exits when the parent goes away.
+import { GCProfiler } from 'node:v8';
 import { startDelayMonitor } from '../event-loop-delay.js';
+import { addGcProfile, emptyGcTally } from '../gc-tally.js';
 import type { Pause } from '../gc-pauses.js';
 import { recordGcPauses } from '../gc-pauses.js';
 import type { ChildCommand, ChildReply, ProcessStats, SimulatorSettings } from '../ipc.js';
@@ -31,17 +33,30 @@ export function serveStats(hooks: StatsHooks): void {
   };
   const sampler = setInterval(sample, SAMPLE_MS);
   sampler.unref();
+  // V8's GC profile: kept by V8 per collection (no JavaScript runs for it), read out at each ask and
+  // started again, so asks in the middle of a window (the streams phase polls) lose nothing.
+  let gcProfiler = new GCProfiler();
+  gcProfiler.start();
+  let gc = emptyGcTally();
+  const readGc = () => {
+    addGcProfile(gc, gcProfiler.stop());
+    gcProfiler = new GCProfiler();
+    gcProfiler.start();
+  };
 
   const reset = () => {
     eld.reset();
     rssPeak = 0;
     inFlightPeak = 0;
     sample();
+    readGc();
+    gc = emptyGcTally();
     cpu = process.cpuUsage();
     since = performance.now();
   };
   const stats = (): ProcessStats => {
     sample();
+    readGc();
     const used = process.cpuUsage(cpu);
     return {
       rssBytes: process.memoryUsage.rss(),
@@ -53,6 +68,7 @@ export function serveStats(hooks: StatsHooks): void {
       cpuUs: used.user + used.system,
       wallMs: performance.now() - since,
       inFlightPeak,
+      gc: { ...gc },
     };
   };
 

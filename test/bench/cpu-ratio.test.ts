@@ -3,11 +3,12 @@
 import t from 'tap';
 import type { ProcessStats } from '../../bench/ipc.js';
 import type { Window } from '../../bench/measure.js';
+import { emptyGcTally } from '../../bench/gc-tally.js';
 import { roundCpuRatios } from '../../bench/results.js';
 import { median } from '../../bench/percentiles.js';
 
 function window(cpuUs: number, answered: number): Window {
-  const stats: ProcessStats = { rssBytes: 0, rssPeakBytes: 0, heapUsedBytes: 0, eldP50Ms: 0, eldP99Ms: 0, eldMaxMs: 0, cpuUs, wallMs: 5000, inFlightPeak: 0 };
+  const stats: ProcessStats = { rssBytes: 0, rssPeakBytes: 0, heapUsedBytes: 0, eldP50Ms: 0, eldP99Ms: 0, eldMaxMs: 0, cpuUs, wallMs: 5000, inFlightPeak: 0, gc: emptyGcTally() };
   const load = { ok: answered, unexpected: 0, rps: answered / 5, latencyMs: [] } as unknown as Window['load'];
   return { load, mixIn: null, probe: null, proxy: stats, simulator: stats, answered };
 }
