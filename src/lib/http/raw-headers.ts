@@ -13,7 +13,7 @@
 // 3.6 µs an answer, most of it in making the two (an Int32Array of more than 64 bytes and the
 // Buffer pool's slabs are memory beside the heap, which V8 counts towards starting a collection
 // early); the string and the array cost 0.9 µs, most of it in reading each entry's place.
-import { lowerAscii } from '../ascii-lower.js';
+import { lowerAscii, spellsLowerAscii } from '../ascii-lower.js';
 
 /** One header's value, its values when it came more than once, or undefined. */
 export type HeaderValue = string | string[] | undefined;
@@ -107,11 +107,7 @@ export class RawHeaders {
     const start = this.bounds[2 * i]!;
     const last = this.bounds[2 * i + 1]! - 1;
     if (lowerAscii(bytes.charCodeAt(last)) !== lowerName.charCodeAt(last - start)) return false;
-    if (bytes.slice(start, last + 1) === lowerName) return true;
-    for (let j = last - 1; j >= start; j--) {
-      if (lowerAscii(bytes.charCodeAt(j)) !== lowerName.charCodeAt(j - start)) return false;
-    }
-    return true;
+    return bytes.slice(start, last + 1) === lowerName || spellsLowerAscii(bytes, start, lowerName);
   }
 
   /** Entry i as text (header bytes are latin-1). */
@@ -119,7 +115,6 @@ export class RawHeaders {
     return this.bytes.slice(this.bounds[2 * i], this.bounds[2 * i + 1]);
   }
 }
-
 
 /** One header in the raw list: its value, its values, or undefined. */
 export function rawHeader(raw: RawHeaders, lowerName: string): HeaderValue {
