@@ -95,17 +95,18 @@ export function summarizeProcess(windows: readonly (readonly [ProcessStats, numb
   const answered = sum(windows.map(([, n]) => n));
   const wallUs = sum(windows.map(([s]) => s.wallMs * 1000));
   const gc = sumGcTallies(windows.map(([s]) => s.gc));
+  const perRequest = (total: number, digits: number) => (answered === 0 ? NaN : round(total / answered, digits));
   return {
     rssPeakMiB: round(Math.max(...windows.map(([s]) => s.rssPeakBytes)) / MiB, 1),
     eldP99Ms: round(Math.max(...windows.map(([s]) => s.eldP99Ms)), 2),
     eldMaxMs: round(Math.max(...windows.map(([s]) => s.eldMaxMs)), 2),
-    cpuUsPerRequest: answered === 0 ? NaN : round(cpu / answered, 1),
+    cpuUsPerRequest: perRequest(cpu, 1),
     cpuCores: wallUs === 0 ? NaN : round(cpu / wallUs, 2),
     gc: {
       scavenges: gc.scavenges,
       fullCollections: gc.fullCollections,
-      pauseUsPerRequest: answered === 0 ? NaN : round(gc.pauseUs / answered, 1),
-      promotedBytesPerRequest: answered === 0 ? NaN : Math.round(gc.promotedBytes / answered),
+      pauseUsPerRequest: perRequest(gc.pauseUs, 1),
+      promotedBytesPerRequest: perRequest(gc.promotedBytes, 0),
     },
   };
 }

@@ -38,10 +38,12 @@ export function serveStats(hooks: StatsHooks): void {
   let gcProfiler = new GCProfiler();
   gcProfiler.start();
   let gc = emptyGcTally();
-  const readGc = () => {
-    addGcProfile(gc, gcProfiler.stop());
+  /** The collections since the last call, the profiler started again. */
+  const takeGcProfile = () => {
+    const profile = gcProfiler.stop();
     gcProfiler = new GCProfiler();
     gcProfiler.start();
+    return profile;
   };
 
   const reset = () => {
@@ -49,14 +51,14 @@ export function serveStats(hooks: StatsHooks): void {
     rssPeak = 0;
     inFlightPeak = 0;
     sample();
-    readGc();
+    takeGcProfile();
     gc = emptyGcTally();
     cpu = process.cpuUsage();
     since = performance.now();
   };
   const stats = (): ProcessStats => {
     sample();
-    readGc();
+    addGcProfile(gc, takeGcProfile());
     const used = process.cpuUsage(cpu);
     return {
       rssBytes: process.memoryUsage.rss(),
