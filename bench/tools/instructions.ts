@@ -6,7 +6,7 @@
 // under valgrind the gateway runs ~50× slower, its timers (usage batches, log flushes) fire over fewer
 // requests, and the kernel's work is not counted at all.
 //
-//   node dist/bench/tools/instructions.js [--build <checkout with dist/>] [--scenario chat] [--warmup 20000] [--requests 2000] [--gateway-env K=V ...] [--keep FILE [--perf-map]] [--target gateway|passthrough]
+//   node dist/bench/tools/instructions.js [--build <checkout with dist/>] [--scenario chat] [--warmup 20000] [--requests 2000] [--gateway-env K=V ...] [--keep FILE [--perf-map]] [--cache-sim] [--target gateway|passthrough]
 //
 // `--target passthrough` counts the bare pass-through (bench/passthrough.ts, this checkout's) on the
 // same scenario's provider request instead: the floor the gateway's count is read against.
@@ -14,6 +14,11 @@
 // `--keep FILE` copies the main thread's callgrind dump to FILE, to see where the instructions go:
 // `callgrind_annotate --inclusive=yes FILE` (V8's JIT code shows as addresses; the C++ of V8 and
 // Node, the GC and the builtins by name).
+//
+// `--cache-sim` has callgrind simulate the caches and the branch predictor over the counted requests
+// too (`--cache-sim=yes --branch-sim=yes`) and prints their misses per request: what a machine without
+// hardware counters can show of why fewer instructions may take more time (a larger footprint of code
+// and data per request: bench/README.md, "Fewer instructions, more time").
 import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,13 +59,48 @@ export interface InstructionOptions {
    * own log, which the flag turns on, goes to the count's temporary folder (not the working one).
    */
   perfMap?: boolean;
+  /** Callgrind simulates the first-level and last-level caches and the branch predictor too. */
+  cacheSim?: boolean;
 }
 
-/** `PROGRAM TOTALS` of a callgrind_annotate report. */
-export function programTotal(report: string): number {
-  const m = /^\s*([\d,]+)\s+\(100\.0%\)\s+PROGRAM TOTALS/m.exec(report);
+/**
+ * What callgrind's cache and branch simulation counted per request (its events, summed by kind):
+ * first-level instruction and data misses (reads and writes), last-level misses of either, and
+ * mispredicted conditional and indirect branches.
+ */
+export interface SimulatedMisses {
+  i1: number;
+  d1: number;
+  ll: number;
+  branches: number;
+}
+
+/** `PROGRAM TOTALS` of a callgrind_annotate report, by event (Ir, and I1mr, D1mr, … when simulated). */
+export function programTotals(report: string): Record<string, number> {
+  const shown = /^Events shown:\s+(.+)$/m.exec(report)?.[1]?.trim().split(/\s+/) ?? ['Ir'];
+  const m = /^\s*((?:[\d,]+\s+\(100\.0%\)\s+)+)PROGRAM TOTALS/m.exec(report);
   if (m === null) throw new Error('no PROGRAM TOTALS in the callgrind report');
-  return Number(m[1]!.replaceAll(',', ''));
+  const counts = [...m[1]!.matchAll(/([\d,]+)\s+\(100\.0%\)/g)].map((c) => Number(c[1]!.replaceAll(',', '')));
+  if (counts.length !== shown.length) throw new Error(`PROGRAM TOTALS has ${counts.length} counts for ${shown.length} events`);
+  return Object.fromEntries(shown.map((event, i) => [event, counts[i]!]));
+}
+
+/** The instructions (Ir) of a callgrind_annotate report's PROGRAM TOTALS. */
+export function programTotal(report: string): number {
+  return instructionsOf(programTotals(report));
+}
+
+function instructionsOf(totals: Record<string, number>): number {
+  const ir = totals.Ir;
+  if (ir === undefined) throw new Error('the callgrind report counted no instructions (Ir)');
+  return ir;
+}
+
+/** The simulated misses per request from a report's totals; null when the count did not simulate them. */
+export function missesPerRequest(totals: Record<string, number>, requests: number): SimulatedMisses | null {
+  if (totals.I1mr === undefined) return null;
+  const sum = (...events: string[]) => Math.round(events.reduce((n, e) => n + (totals[e] ?? 0), 0) / requests);
+  return { i1: sum('I1mr'), d1: sum('D1mr', 'D1mw'), ll: sum('ILmr', 'DLmr', 'DLmw'), branches: sum('Bcm', 'Bim') };
 }
 
 /** The share of counted requests that may fail (see below) before the count is refused. */
@@ -69,7 +109,7 @@ const TOLERATED_FAILURES = 0.01;
 /** The pass-through's upstream pool, as the bench starts it. */
 const PASSTHROUGH_CONNECTIONS = 32;
 
-export async function countInstructions(opts: InstructionOptions): Promise<{ perRequest: number; total: number; failed: number }> {
+export async function countInstructions(opts: InstructionOptions): Promise<{ perRequest: number; total: number; failed: number; misses: SimulatedMisses | null }> {
   const dir = mkdtempSync(join(tmpdir(), 'mgw-instructions-'));
   const simulator = await startChild('simulator', { args: { apiKey: UPSTREAM_KEY, replyTokens: 200 } });
   const main = join(resolve(opts.build), 'dist/src/main.js');
@@ -83,7 +123,7 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
     // Without the caller's NODE_OPTIONS, through `env -u` (it execs valgrind, so the pid is valgrind's): a
     // test runner's module hooks, which its own spawn hook writes back into any environment given, would
     // be emulated too; under the suite they cost as much CPU as the gateway's whole start under valgrind.
-    const gateway = spawn('env', ['-u', 'NODE_OPTIONS', 'valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, ...SERVE_NODE_FLAGS, ...(opts.perfMap === true ? ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${join(dir, 'v8.log')}`] : []), ...program], {
+    const gateway = spawn('env', ['-u', 'NODE_OPTIONS', 'valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', ...(opts.cacheSim === true ? ['--cache-sim=yes', '--branch-sim=yes'] : []), `--callgrind-out-file=${out}`, process.execPath, ...SERVE_NODE_FLAGS, ...(opts.perfMap === true ? ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${join(dir, 'v8.log')}`] : []), ...program], {
       env,
       stdio: ['ignore', 'pipe', 'ignore'],
     });
@@ -122,8 +162,9 @@ export async function countInstructions(opts: InstructionOptions): Promise<{ per
         if (opts.perfMap === true) copyFileSync(`/tmp/perf-${gateway.pid}.map`, `${opts.keep}.map`);
       }
       const report = await run('callgrind_annotate', [join(dir, dump)], { maxBuffer: 64 * 1024 * 1024 });
-      const total = programTotal(report.stdout);
-      return { total, perRequest: Math.round(total / opts.requests), failed: opts.requests - measured.ok };
+      const totals = programTotals(report.stdout);
+      const total = instructionsOf(totals);
+      return { total, perRequest: Math.round(total / opts.requests), failed: opts.requests - measured.ok, misses: missesPerRequest(totals, opts.requests) };
     } finally {
       gateway.kill('SIGKILL');
     }
@@ -173,6 +214,7 @@ async function mainCli(): Promise<void> {
       'gateway-env': { type: 'string', multiple: true },
       keep: { type: 'string' },
       'perf-map': { type: 'boolean' },
+      'cache-sim': { type: 'boolean' },
       target: { type: 'string', default: 'gateway' },
     },
   });
@@ -186,10 +228,13 @@ async function mainCli(): Promise<void> {
     gatewayEnv: gatewaySettings(values['gateway-env'] ?? []),
     keep: values.keep ?? null,
     perfMap: values['perf-map'] ?? false,
+    cacheSim: values['cache-sim'] ?? false,
     target: values.target,
   });
   const failed = r.failed > 0 ? `; ${r.failed} answered otherwise` : '';
   console.log(`${values.scenario}: ${r.perRequest} instructions per request on the ${values.target}'s main thread (${r.total} over ${values.requests}${failed})`);
+  const m = r.misses;
+  if (m !== null) console.log(`  simulated, per request: ${m.i1} first-level instruction misses, ${m.d1} first-level data misses, ${m.ll} last-level misses, ${m.branches} mispredicted branches`);
 }
 
 if (process.argv[1]?.includes('bench/tools/instructions')) {
