@@ -13,6 +13,7 @@ import type { PumpResult } from '../../../../src/gateway/relay/pump.js';
 import type { ChunkMapper } from '../../../../src/gateway/relay/relay-answer.js';
 import { relayAnswer } from '../../../../src/gateway/relay/relay-answer.js';
 import { ChatStreamTranslator } from '../../../../src/dialects/translators/chat-to-anthropic/stream.js';
+import { ReframedStream } from '../../../../src/dialects/translators/openai-shared/translated-answer.js';
 import { Cancellation } from '../../../../src/upstream/cancellation.js';
 import { UpstreamClient } from '../../../../src/upstream/client.js';
 import { ByteDigest, EventProducer } from '../../../helpers/event-producer.js';
@@ -280,6 +281,47 @@ t.test('a re-framing mapper gives the same text however the provider splits its 
     t.equal(got, expected, `${piece}-byte provider writes`);
     t.same(await (await front.relay.promise).result, { end: 'complete', error: null });
   }
+});
+
+t.test('re-framed as bytes, a stream read late by its client arrives whole: no output is written over while its write waits', { timeout: 20_000 }, async (t) => {
+  // Enough output to fill both sockets' buffers while the client does not read, so that writes wait
+  // in the response while later chunks are re-framed: a buffer reused too early would show in the text.
+  const { bytes } = providerStream(60_000);
+  const translator = () => new ChatStreamTranslator({ created: 1767225600, model: 'claude-sonnet-4-6', includeUsage: true });
+  const whole = new Reframer(translator());
+  const expected = `${whole.push(bytes)}${whole.end()}`;
+  const provider = await startServer(t, async (_req, res) => {
+    res.writeHead(200, SSE_TYPE);
+    for (let i = 0; i < bytes.length; i += 4096) {
+      if (!res.write(bytes.subarray(i, i + 4096))) await new Promise((r) => res.once('drain', r));
+    }
+    res.end();
+  });
+  let front: Relay | null = null;
+  let pendingAtChunk = 0;
+  let bufferChunks = 0;
+  // As the chat surface relays: deltas re-framed as bytes into the output's buffer, not as text.
+  const server = await relayServer(t, provider.url, () => {
+    const stream = new ReframedStream({}, translator());
+    return {
+      chunk: (c) => {
+        if (front !== null && front.res.writableLength > 0) pendingAtChunk++;
+        const out = stream.chunk(c);
+        if (Buffer.isBuffer(out)) bufferChunks++;
+        return out;
+      },
+      end: () => stream.end(),
+    };
+  });
+  const res = await client(server.url);
+  front = await server.relay.promise;
+  await waitFor(() => pendingAtChunk > 0, 10_000);
+  const got = (await readAll(res)).toString('utf8');
+  t.equal(got.length, expected.length, 'every byte');
+  t.ok(got === expected, 'in order, none written over');
+  t.ok(pendingAtChunk > 0, `chunks were re-framed while earlier output waited in the response (${pendingAtChunk} of them)`);
+  t.ok(bufferChunks > 100, `the output was bytes in buffers (${bufferChunks} chunks), not text`);
+  t.same(await front.result, { end: 'complete', error: null });
 });
 
 t.test('the provider failing mid-stream ends the relay as source_failed', quick(), async (t) => {
