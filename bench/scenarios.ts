@@ -56,7 +56,7 @@ const SHORT_TOKENS = 16;
  * An agent's turn arrives as the provider flushes it, a few events a chunk: the simulator's ~280
  * events (5 text deltas, ~265 tool-argument deltas, ~38 KB) in chunks of ~1.25 KiB make about 30.
  */
-const AGENT_TURN_CHUNK_BYTES = 1280;
+export const AGENT_TURN_CHUNK_BYTES = 1280;
 
 type Json = Record<string, unknown>;
 
@@ -234,7 +234,7 @@ const BASH_DESCRIPTION = 'Run a shell command in the repository and return what 
 const COMMAND_SCHEMA = { type: 'object', properties: { command: { type: 'string', description: 'The command line' } }, required: ['command'] };
 
 /** The turn that asks for the command: the simulator answers with a short text and the shell tool's call. */
-function agentTurnMessagesBody(): Json {
+export function agentTurnMessagesBody(): Json {
   return {
     model: MODEL,
     max_tokens: 1024,

@@ -2,8 +2,8 @@
 // whole chunk, fast-json-stringify with a schema, and the envelope template the translator uses
 // (ChunkWriter). Part 2 is the whole cost per upstream event, which must stay under 5 µs: read +
 // translate + frame as the chat surface relays a stream (ReframedStream: events read in the chunks'
-// bytes, deltas re-framed as bytes), and through the general parser with every event parsed as JSON.
-// `node dist/bench/micro/chat-chunk.js`
+// bytes, deltas re-framed as bytes), through the general parser with every event parsed as JSON, and
+// the relayed path on an agent's turn in the bench's small chunks. `node dist/bench/micro/chat-chunk.js`
 import fastJson from 'fast-json-stringify';
 import { frameText } from '../../src/dialects/sse/frames.js';
 import { SseParser } from '../../src/dialects/sse/parser.js';
@@ -13,7 +13,7 @@ import { ReframedStream } from '../../src/dialects/translators/openai-shared/tra
 import type { ChatCompletionChunk } from '../../src/dialects/openai/wire.js';
 import type { MicroCase } from './harness.js';
 import { formatResults, isMain, measure } from './harness.js';
-import { providerStream } from './stream-fixture.js';
+import { agentTurnStream, providerStream, type StreamFixture } from './stream-fixture.js';
 
 const ID = 'chatcmpl-msg_01BenchBenchBenchBenchBench';
 const CREATED = 1767225600;
@@ -65,13 +65,14 @@ export function chunkSerializerCases(): MicroCase[] {
 
 export function reframeCases(): MicroCase[] {
   const fixture = providerStream(200);
+  const agentTurn = agentTurnStream();
   // As the chat surface relays a stream: the events read where they lie in the chunks' bytes, the
-  // deltas re-framed as bytes (the target's row reads this case).
-  const relayed = () => {
-    const stream = new ReframedStream({}, new ChatStreamTranslator({ created: CREATED, model: MODEL, includeUsage: true }));
+  // deltas re-framed as bytes (the target's row reads the first case).
+  const relayed = (stream: StreamFixture) => () => {
+    const reframed = new ReframedStream({}, new ChatStreamTranslator({ created: CREATED, model: MODEL, includeUsage: true }));
     let bytes = 0;
-    for (const chunk of fixture.chunks) bytes += stream.chunk(chunk).length;
-    return bytes + stream.end().length;
+    for (const chunk of stream.chunks) bytes += reframed.chunk(chunk).length;
+    return bytes + reframed.end().length;
   };
   // Every event decoded by the general parser and parsed as JSON: what an event costs off the fast paths.
   const general = () => {
@@ -86,8 +87,10 @@ export function reframeCases(): MicroCase[] {
     return bytes;
   };
   return [
-    { name: 'read + translate + frame, per upstream event, as the chat surface relays', opsPerCall: fixture.events, fn: relayed },
+    { name: 'read + translate + frame, per upstream event, as the chat surface relays', opsPerCall: fixture.events, fn: relayed(fixture) },
     { name: 'the same through the general parser, every event through JSON.parse', opsPerCall: fixture.events, fn: general },
+    // Small chunks and tool-argument deltas: what each chunk costs on top shows against the first case.
+    { name: `an agent's turn (tool-argument deltas, ${agentTurn.chunks.length} chunks of ~1.25 KiB), per event`, opsPerCall: agentTurn.events, fn: relayed(agentTurn) },
   ];
 }
 
