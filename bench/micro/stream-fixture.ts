@@ -1,5 +1,6 @@
 // A provider stream as the upstream sends it: message_start, a ping, one text block of `tokens`
-// deltas, the closing events. Built from the typed wire shapes, cut into fixed-size network chunks.
+// deltas, the closing events. Built from the typed wire shapes, cut into fixed-size network chunks;
+// and an agent's turn as the bench's simulator writes it.
 import type { MessagesRequest, StreamEvent } from '../../src/dialects/anthropic/wire.js';
 import { generateReply } from '../../src/apps/simulator/reply/generate.js';
 import { toFrames } from '../../src/apps/simulator/reply/render.js';
@@ -38,22 +39,29 @@ export function providerStream(tokens: number, chunkBytes = 1400): StreamFixture
   events.push({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: tokens } } as StreamEvent);
   events.push({ type: 'message_stop' });
   const text = events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
-  return cut(Buffer.from(text, 'utf8'), events.length, chunkBytes);
+  const bytes = Buffer.from(text, 'utf8');
+  const chunks: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += chunkBytes) chunks.push(bytes.subarray(i, i + chunkBytes));
+  return { events: events.length, bytes, chunks };
 }
 
 /**
  * The simulator's answer to the bench's agent turn (a short text, then a shell command as ~265
- * tool-argument deltas), made by the simulator's own reply code, in the chunk size the bench's
- * `agent-turn` scenarios have it write.
+ * tool-argument deltas), made by the simulator's own reply code, in the chunks the bench's
+ * `agent-turn` scenarios have it write: whole events gathered until a chunk holds `chunkBytes`, as
+ * the simulator's unpaced `writeStream` sends them (one write a turn of its event loop).
  */
 export function agentTurnStream(chunkBytes = AGENT_TURN_CHUNK_BYTES): StreamFixture {
   const reply = generateReply(agentTurnMessagesBody() as unknown as MessagesRequest, { replyTokens: 200 }, randomId);
   const frames = toFrames(reply, 'msg_01BenchBenchBenchBenchBench', 'claude-sonnet-4-6');
-  return cut(Buffer.from(frames.map((f) => f.text).join(''), 'utf8'), frames.length, chunkBytes);
-}
-
-function cut(bytes: Buffer, events: number, chunkBytes: number): StreamFixture {
   const chunks: Buffer[] = [];
-  for (let i = 0; i < bytes.length; i += chunkBytes) chunks.push(bytes.subarray(i, i + chunkBytes));
-  return { events, bytes, chunks };
+  let gathered = '';
+  for (const frame of frames) {
+    gathered += frame.text;
+    if (Buffer.byteLength(gathered) < chunkBytes) continue;
+    chunks.push(Buffer.from(gathered, 'utf8'));
+    gathered = '';
+  }
+  if (gathered !== '') chunks.push(Buffer.from(gathered, 'utf8'));
+  return { events: frames.length, bytes: Buffer.concat(chunks), chunks };
 }
