@@ -26,6 +26,7 @@ import { waitFor } from '../../../helpers/wait.js';
 const quick = () => ({ timeout: 5000 });
 const SSE_TYPE = { 'content-type': 'text/event-stream' };
 const passThrough: ChunkMapper = { chunk: (c) => c, end: () => '' };
+const chatTranslator = () => new ChatStreamTranslator({ created: 1767225600, model: 'claude-sonnet-4-6', includeUsage: true });
 
 interface Relay {
   res: ServerResponse;
@@ -260,8 +261,7 @@ t.test('without the close wiring, the next chunk finds the client gone and cance
 
 t.test('a re-framing mapper gives the same text however the provider splits its writes', quick(), async (t) => {
   const { bytes } = providerStream(12);
-  const translator = () => new ChatStreamTranslator({ created: 1767225600, model: 'claude-sonnet-4-6', includeUsage: true });
-  const whole = new Reframer(translator());
+  const whole = new Reframer(chatTranslator());
   const expected = `${whole.push(bytes)}${whole.end()}`;
   t.match(expected, /data: \[DONE\]\n\n$/);
   for (const piece of [1, 13, 512]) {
@@ -274,7 +274,7 @@ t.test('a re-framing mapper gives the same text however the provider splits its 
       res.end();
     });
     const front = await relayServer(t, provider.url, () => {
-      const reframer = new Reframer(translator());
+      const reframer = new Reframer(chatTranslator());
       return { chunk: (c) => reframer.push(c), end: () => reframer.end() };
     });
     const got = (await readAll(await client(front.url))).toString('utf8');
@@ -287,8 +287,7 @@ t.test('re-framed as bytes, a stream read late by its client arrives whole: no o
   // Enough output to fill both sockets' buffers while the client does not read, so that writes wait
   // in the response while later chunks are re-framed: a buffer reused too early would show in the text.
   const { bytes } = providerStream(60_000);
-  const translator = () => new ChatStreamTranslator({ created: 1767225600, model: 'claude-sonnet-4-6', includeUsage: true });
-  const whole = new Reframer(translator());
+  const whole = new Reframer(chatTranslator());
   const expected = `${whole.push(bytes)}${whole.end()}`;
   const provider = await startServer(t, async (_req, res) => {
     res.writeHead(200, SSE_TYPE);
@@ -302,7 +301,7 @@ t.test('re-framed as bytes, a stream read late by its client arrives whole: no o
   let bufferChunks = 0;
   // As the chat surface relays: deltas re-framed as bytes into the output's buffer, not as text.
   const server = await relayServer(t, provider.url, () => {
-    const stream = new ReframedStream({}, translator());
+    const stream = new ReframedStream({}, chatTranslator());
     return {
       chunk: (c) => {
         if (front !== null && front.res.writableLength > 0) pendingAtChunk++;
