@@ -62,8 +62,29 @@ const OUTPUT_LIMIT = 64 * 1024;
 const STOP_LIMIT_MS = 15_000;
 const LOG_LINES_LIMIT = 2000;
 
-/** Starts the fleet; when any instance fails to start, stops the others and throws with their output. */
+/**
+ * Fleets started before one is given up for ports taken: a port is picked free and closed, then the
+ * instance binds it, and another test process on the machine may take it in between (EADDRINUSE).
+ */
+const PORT_ATTEMPTS = 3;
+
+/**
+ * Starts the fleet; when any instance fails to start, stops the others and throws with their output.
+ * An instance whose port another process took in the meantime starts a fleet on new ports instead.
+ */
 export async function startFleet(opts: FleetOptions): Promise<Fleet> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startFleetOnce(opts);
+    } catch (err) {
+      if (attempt >= PORT_ATTEMPTS || !(err instanceof PortTaken)) throw err;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startFleetOnce(opts: FleetOptions): Promise<Fleet> {
   const count = opts.instances ?? 3;
   const adminToken = `mgwadm_fleet_${randomBytes(18).toString('hex')}`;
   const ports: number[] = [];
@@ -95,7 +116,9 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed !== undefined) {
     await fleet.stop('SIGKILL');
-    throw new Error(`the fleet did not start: ${(failed.reason as Error).message}\n${fleet.output()}`);
+    const output = fleet.output();
+    const message = `the fleet did not start: ${(failed.reason as Error).message}\n${output}`;
+    throw output.includes('EADDRINUSE') ? new PortTaken(message) : new Error(message);
   }
   return fleet;
 }
