@@ -11,6 +11,7 @@
 //
 //   node dist/bench/tools/tail.js [--scenario chat] [--rounds 3] [--duration 4] [--slowest 0.01]
 //                                 [--gateway-env NAME=VALUE]…  (settings for the gateway, to compare)
+//                                 [--gateway-node-flag FLAG]…  (node flags for the gateway over the served ones)
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -256,6 +257,7 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '4' },
       slowest: { type: 'string', default: '0.01' },
       'gateway-env': { type: 'string', multiple: true, default: [] },
+      'gateway-node-flag': { type: 'string', multiple: true, default: [] },
     },
   });
   const report = await runTail({
@@ -265,6 +267,7 @@ async function main(): Promise<void> {
     slowestFraction: Number(values.slowest),
     warmupRequests: 500,
     gatewayEnv: gatewaySettings(values['gateway-env']),
+    gatewayNodeFlags: values['gateway-node-flag'],
   });
   console.log(formatTail(report));
 }
