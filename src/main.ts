@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=32 --initial-old-space-size=64
+#!/usr/bin/env -S node --max-semi-space-size=32
 // Process entry: `model-gateway <command>`; every failure ends with a one-line reason on stderr.
 import { runCli } from './apps/cli/dispatch.js';
 
