@@ -6,6 +6,10 @@
 // A hot frame's closing bytes are held back until something else is added: when the next thing is the
 // same frame opening again (the next delta), its close and open go in as one copy made once, so a run
 // of deltas costs one constant copy per delta instead of two (issue 35).
+// The buffer a chunk's frames went out in is kept and written over for a later chunk when the caller
+// says everything it wrote before has left the process (expect()'s `earlierSent`): a new buffer per
+// chunk was external memory, and V8 answers 32 MiB of new external memory in the young generation with a
+// scavenge of its own, early, which on the chat paths was most of their scavenges (issue 35).
 
 /** A hot frame's constant bytes: what opens it, what closes it, and the close followed by the open. */
 export interface FrameBytes {
@@ -17,6 +21,9 @@ export interface FrameBytes {
 export function frameBytes(open: string, close: string): FrameBytes {
   return { open: Buffer.from(open), close: Buffer.from(close), closeThenOpen: Buffer.from(close + open) };
 }
+
+/** A buffer larger than this is not kept for the next chunk (a stream holds at most this much idle). */
+const KEEP_AT_MOST = 64 * 1024;
 
 /** Below this many bytes a copy is a loop (Buffer#copy's call costs more than a short piece). */
 const SHORT_COPY = 64;
@@ -30,15 +37,24 @@ export class FrameOutput {
   private text = '';
   private out: Buffer | null = null;
   private length = 0;
+  /** The buffer the last take() handed out a view of: written over only when `reuse` allows. */
+  private kept: Buffer | null = null;
+  /** Set by expect(): what `kept` held has left the process, so the next buffer may be `kept`. */
+  private reuse = false;
   /** The frame whose close is held back (see above), or null. */
   private closing: FrameBytes | null = null;
 
   /** `sizeHint`: the bytes expected before the next take() (the buffer grows past it when needed). */
   constructor(private sizeHint = 4096) {}
 
-  /** The next take() is for a chunk of about this many bytes in. */
-  expect(bytesIn: number): void {
+  /**
+   * The next take() is for a chunk of about this many bytes in. `earlierSent`: every view an earlier
+   * take() handed out has been written and has left the process (nothing holds its bytes any more),
+   * so this chunk's frames may go into the same buffer. Without it they go into a new one.
+   */
+  expect(bytesIn: number, earlierSent = false): void {
     this.sizeHint = bytesIn * 2 + 512;
+    this.reuse = earlierSent;
   }
 
   addText(text: string): void {
@@ -109,6 +125,7 @@ export class FrameOutput {
   /** Everything added since the last take ('' for nothing). */
   take(): string | Buffer {
     if (this.closing !== null) this.endFrame();
+    this.reuse = false;
     const out = this.out;
     if (out === null) {
       const text = this.text;
@@ -118,6 +135,7 @@ export class FrameOutput {
     const taken = out.subarray(0, this.length);
     this.out = null;
     this.length = 0;
+    this.kept = out.length <= KEEP_AT_MOST ? out : null;
     return taken;
   }
 
@@ -132,7 +150,9 @@ export class FrameOutput {
     if (this.out === null) {
       const text = this.text;
       this.text = '';
-      this.out = Buffer.allocUnsafe(Math.max(this.sizeHint, n + Buffer.byteLength(text) * 2));
+      const size = Math.max(this.sizeHint, n + Buffer.byteLength(text) * 2);
+      const kept = this.kept;
+      this.out = this.reuse && kept !== null && kept.length >= size ? kept : Buffer.allocUnsafe(size);
       if (text !== '') this.writeText(text);
     }
     if (this.length + n > this.out.length) {

@@ -58,9 +58,12 @@ export class Reframer {
     );
   }
 
-  /** The frames this chunk completed ('' for none). Throws when the bytes cannot be parsed (an oversized event). */
-  push(chunk: Buffer): string | Buffer {
-    this.output.expect(chunk.length);
+  /**
+   * The frames this chunk completed ('' for none). Throws when the bytes cannot be parsed (an oversized
+   * event). `earlierSent`: what earlier calls gave back has left the process; their buffer may be reused.
+   */
+  push(chunk: Buffer, earlierSent = false): string | Buffer {
+    this.output.expect(chunk.length, earlierSent);
     this.parser.push(chunk);
     return this.output.take();
   }

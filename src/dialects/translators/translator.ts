@@ -82,8 +82,13 @@ export type RelayEnd = 'complete' | 'client_gone' | 'source_failed';
 
 /** One streamed answer's translation, chunk by chunk. */
 export interface StreamTranslation {
-  /** What to write for this provider chunk ('' for nothing). May throw: the relay ends as failed. */
-  chunk(chunk: Buffer): string | Buffer;
+  /**
+   * What to write for this provider chunk ('' for nothing). May throw: the relay ends as failed.
+   * `earlierSent`: everything written for earlier chunks has left the process, so the bytes given back
+   * for them may be written over (a buffer reused, not a new one per chunk); when false or absent, nothing
+   * given back before may change.
+   */
+  chunk(chunk: Buffer, earlierSent?: boolean): string | Buffer;
   /** chunk() gives back its input as it is and only reads it: the relay may write the chunk before it calls chunk(). */
   readonly unchanged?: boolean;
   /** What to write after the provider's last chunk. */

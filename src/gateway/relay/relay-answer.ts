@@ -9,8 +9,12 @@ import { ExchangeCancelled } from '../../upstream/exchange.js';
 import type { PumpResult } from './pump.js';
 
 export interface ChunkMapper {
-  /** What to write for this upstream chunk ('' for nothing). May throw: the relay ends as source_failed. */
-  chunk(chunk: Buffer): string | Buffer;
+  /**
+   * What to write for this upstream chunk ('' for nothing). May throw: the relay ends as source_failed.
+   * `earlierSent`: what was written for earlier chunks has left the process (the response holds no
+   * byte of it), so the mapper may write this chunk's output over its earlier output's buffer.
+   */
+  chunk(chunk: Buffer, earlierSent: boolean): string | Buffer;
   /**
    * chunk() gives back the chunk it is given, as it is, and only reads it: the relay writes the chunk
    * first and hands it to chunk() after, so the client does not wait for that reading (the first
@@ -62,17 +66,18 @@ class RelaySink implements AnswerSink {
     }
     if (this.mapper.unchanged === true) {
       const flowing = chunk.length === 0 || this.write(chunk);
-      return this.map(chunk) !== null && flowing;
+      return this.map(chunk, false) !== null && flowing;
     }
-    const out = this.map(chunk);
+    // Nothing queued in the response or its socket: the earlier writes were handed to the kernel.
+    const out = this.map(chunk, res.writableLength === 0);
     if (out === null) return false;
     return out.length === 0 || this.write(out);
   }
 
   /** The mapper's output, or null when it threw (the relay has ended as source_failed). */
-  private map(chunk: Buffer): string | Buffer | null {
+  private map(chunk: Buffer, earlierSent: boolean): string | Buffer | null {
     try {
-      return this.mapper.chunk(chunk);
+      return this.mapper.chunk(chunk, earlierSent);
     } catch (err) {
       this.finish({ end: 'source_failed', error: err });
       this.stream.cancel(new ExchangeCancelled());

@@ -72,8 +72,8 @@ function responseMeta(ctx: RequestContext): ResponseMeta {
 async function relayStream(ctx: RequestContext, stream: AnswerStream, translation: StreamTranslation, decoder: StreamDecoder | null): Promise<void> {
   const { res } = ctx;
   res.writeHead(200, ctx.headers);
-  const chunk = (bytes: Buffer): string | Buffer => {
-    const out = translation.chunk(bytes);
+  const chunk = (bytes: Buffer, earlierSent: boolean): string | Buffer => {
+    const out = translation.chunk(bytes, earlierSent);
     if (ctx.firstTokenAt === null && translation.firstTokenSeen) ctx.firstTokenAt = performance.now();
     return out;
   };
@@ -83,7 +83,7 @@ async function relayStream(ctx: RequestContext, stream: AnswerStream, translatio
     ctx.cancellation,
     decoder === null
       ? { chunk, end: () => translation.end(), unchanged: translation.unchanged }
-      : { chunk: (bytes) => chunk(asBuffer(decoder.push(bytes))), end: () => concat(chunk(asBuffer(decoder.end())), translation.end()) },
+      : { chunk: (bytes, earlierSent) => chunk(asBuffer(decoder.push(bytes)), earlierSent), end: () => concat(chunk(asBuffer(decoder.end()), false), translation.end()) },
   );
   const tail = translation.close(result.end, result.error);
   keepUsage(ctx, translation.usage);

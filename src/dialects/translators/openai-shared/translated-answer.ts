@@ -118,8 +118,8 @@ export class ReframedStream implements StreamTranslation {
     );
   }
 
-  chunk(chunk: Buffer): string | Buffer {
-    return this.reframer.push(chunk);
+  chunk(chunk: Buffer, earlierSent?: boolean): string | Buffer {
+    return this.reframer.push(chunk, earlierSent);
   }
 
   end(): string | Buffer {

@@ -1,5 +1,6 @@
 // FrameOutput: text alone stays text; once bytes come, everything since the last take is one buffer, in
-// the order it was added, however far it has to grow; a hot frame's close is held back and joined to its next open.
+// the order it was added, however far it has to grow; a hot frame's close is held back and joined to its
+// next open; a buffer is written again only when the caller says what was taken from it has left.
 import t from 'tap';
 import { FrameOutput, frameBytes, type FrameBytes } from '../../../../src/dialects/sse/frame-output.js';
 
@@ -44,6 +45,48 @@ t.test('grows past its size hint, long ranges and short, and gives back a fresh 
   const second = out.take() as Buffer;
   t.equal(second.toString(), 'next');
   t.equal(first.toString(), expected, 'a taken buffer is not written again (the socket may still hold it)');
+});
+
+t.test('told the earlier output has left, the next chunk goes into the same buffer; not told, into a new one', async (t) => {
+  const out = new FrameOutput();
+  const chunk = (text: string, earlierSent: boolean): Buffer => {
+    out.expect(100, earlierSent);
+    out.addBytes(Buffer.from(text));
+    return out.take() as Buffer;
+  };
+  const first = chunk('first', false);
+  const second = chunk('second', false);
+  // Small buffers are slices of Node's shared pool: the same memory is the same buffer and offset.
+  const samePlace = (a: Buffer, b: Buffer) => a.buffer === b.buffer && a.byteOffset === b.byteOffset;
+  t.notOk(samePlace(second, first), 'not told: a new buffer');
+  t.equal(first.toString(), 'first', 'and the one before unchanged');
+  const third = chunk('third', true);
+  t.ok(samePlace(third, second), 'told: the buffer of the last take');
+  t.equal(third.toString(), 'third');
+  // Being told once covers one chunk: the take after it (as for a stream's end) gets a new buffer.
+  out.addBytes(Buffer.from('end'));
+  const end = out.take() as Buffer;
+  t.notOk(samePlace(end, third), 'a take without expect() does not reuse');
+  t.equal(third.toString(), 'third');
+  // A kept buffer too small for the chunk expected is not used.
+  out.expect(10_000, true);
+  out.addBytes(Buffer.from('bigger'));
+  const bigger = out.take() as Buffer;
+  t.notOk(samePlace(bigger, end), 'a larger chunk: a larger buffer');
+  t.ok(bigger.buffer.byteLength >= 20_000);
+});
+
+t.test('a buffer above 64 KiB is not kept for the next chunk', async (t) => {
+  const out = new FrameOutput();
+  out.expect(40_000);
+  out.addRange(Buffer.alloc(40_000, 0x62), 0, 40_000);
+  const large = out.take() as Buffer;
+  t.ok(large.buffer.byteLength > 64 * 1024);
+  out.expect(40_000, true);
+  out.addBytes(Buffer.from('x'));
+  const next = out.take() as Buffer;
+  t.not(next.buffer, large.buffer, 'not kept: a stream holds no more than 64 KiB between chunks');
+  t.equal(large.toString(), 'b'.repeat(40_000));
 });
 
 t.test('a hot frame closed and opened again goes in as one joined copy, and a held close always comes out', async (t) => {

@@ -1,7 +1,8 @@
 // relayAnswer between two real sockets: a provider (node:http on loopback) streams through
 // UpstreamClient.exchange, and a client-facing node:http server relays it to a real client. A client
 // that stops reading must stop the provider; a mapper that throws, or a client that goes away, must
-// end the relay and close the provider's connection.
+// end the relay and close the provider's connection; a mapper may write over its earlier output only
+// when the relay says that output has left.
 import { get } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -299,14 +300,24 @@ t.test('re-framed as bytes, a stream read late by its client arrives whole: no o
   let front: Relay | null = null;
   let pendingAtChunk = 0;
   let bufferChunks = 0;
-  // As the chat surface relays: deltas re-framed as bytes into the output's buffer, not as text.
+  let reused = 0;
+  let sentWhilePending = 0;
+  // As the chat surface relays: deltas re-framed as bytes into the output's buffer, not as text, and
+  // that buffer written over for the next chunk whenever the relay says the earlier output has left.
   const server = await relayServer(t, provider.url, () => {
     const stream = new ReframedStream({}, chatTranslator());
+    let last: Buffer | null = null;
     return {
-      chunk: (c) => {
-        if (front !== null && front.res.writableLength > 0) pendingAtChunk++;
-        const out = stream.chunk(c);
-        if (Buffer.isBuffer(out)) bufferChunks++;
+      chunk: (c, earlierSent) => {
+        const pending = front !== null && front.res.writableLength > 0;
+        if (pending) pendingAtChunk++;
+        if (pending && earlierSent) sentWhilePending++;
+        const out = stream.chunk(c, earlierSent);
+        if (Buffer.isBuffer(out)) {
+          bufferChunks++;
+          if (last !== null && out.buffer === last.buffer && out.byteOffset === last.byteOffset) reused++;
+          last = out;
+        }
         return out;
       },
       end: () => stream.end(),
@@ -320,6 +331,8 @@ t.test('re-framed as bytes, a stream read late by its client arrives whole: no o
   t.ok(got === expected, 'in order, none written over');
   t.ok(pendingAtChunk > 0, `chunks were re-framed while earlier output waited in the response (${pendingAtChunk} of them)`);
   t.ok(bufferChunks > 100, `the output was bytes in buffers (${bufferChunks} chunks), not text`);
+  t.equal(sentWhilePending, 0, 'the relay never let a buffer be reused while output waited in the response');
+  t.ok(reused > 0, `while the client read, chunks reused the buffer of the one before (${reused} of them)`);
   t.same(await front.result, { end: 'complete', error: null });
 });
 
