@@ -3,9 +3,13 @@
 // order rotated each round, so that drift of a shared machine falls on all three. On these machines CPU
 // per request moves by ±15% between windows; the ratio of two windows of the same round moves far less,
 // so the verdict is the median of each round's own B/A.
+// A gateway process can also sit in one garbage collector's state for its whole life (the old
+// generation marked without end, or not: bench/README.md), which every round of a run inherits: two
+// gateways of the same build read B/A 0.84 on `chat-tools`. `--fresh` starts a new A and B for every
+// round (each warmed up first), so that such a state falls on single rounds, not on the verdict.
 //
 //   git worktree add /tmp/base main && (cd /tmp/base && ln -s "$PWD/node_modules" . && npx tsc -p .)
-//   node dist/bench/tools/ab.js --baseline /tmp/base/dist [--scenario chat] [--rounds 6] [--duration 4] [--pin]
+//   node dist/bench/tools/ab.js --baseline /tmp/base/dist [--scenario chat] [--rounds 6] [--duration 4] [--fresh] [--warmup S] [--pin]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -63,6 +67,10 @@ export interface AbOptions {
   /** Each window ends after this many answers instead of durationSec: a test's short run, whose numbers are not read. */
   windowRequests?: number;
   connections: number;
+  /** New A and B gateway processes for every round (warmed up first), instead of one pair for the run. */
+  fresh?: boolean;
+  /** Each new gateway's (and the pass-through's) warm-up window, in seconds; min(2, durationSec) when absent. */
+  warmupSec?: number;
   /**
    * Pin the three proxies to the last core and the load generator, the simulator and these servers of the
    * machine (process names: 'postgres', 'redis-server') to the others (bench/pinning.ts); null: no pinning.
@@ -73,41 +81,62 @@ export interface AbOptions {
 
 export async function runAb(opts: AbOptions): Promise<AbSummary> {
   const p = await startProcesses({ logLevel: 'info', gatewayEnv: opts.bEnv ?? {}, profileDir: null });
-  const dataDir = mkdtempSync(join(tmpdir(), 'mgw-ab-'));
-  let a: ChildHandle | null = null;
-  let pinning: Pinning | null = null;
+  const dataDirs: string[] = [];
+  let pair: GatewayPair | null = null;
   try {
-    // The baseline's own child launcher, so its gateway runs its own code.
-    const launcher =
-      opts.baseline === null
-        ? await import('../processes.js')
-        : ((await import(pathToFileURL(join(resolve(opts.baseline), 'bench/processes.js')).href)) as { startChild: typeof StartChild });
-    a = await launcher.startChild('gateway', { env: gatewayEnv(p.simulator.url, dataDir, { logLevel: 'info', gatewayEnv: opts.aEnv ?? {}, profileDir: null }) });
+    // The baseline's own child launcher, so its gateway runs its own code; this build's for a fresh B.
+    const own = await import('../processes.js');
+    const launcher = opts.baseline === null ? own : ((await import(pathToFileURL(join(resolve(opts.baseline), 'bench/processes.js')).href)) as { startChild: typeof StartChild });
+    const gateway = async (start: typeof StartChild, env: Record<string, string> | undefined): Promise<ChildHandle> => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'mgw-ab-'));
+      dataDirs.push(dataDir);
+      return start('gateway', { env: gatewayEnv(p.simulator.url, dataDir, { logLevel: 'info', gatewayEnv: env ?? {}, profileDir: null }) });
+    };
     const scenarioFor = (key: string): Scenario => {
       const s = buildScenarios({ gatewayKey: key, upstreamKey: UPSTREAM_KEY }).find((x) => x.name === opts.scenario);
       if (s === undefined) throw new Error(`no scenario "${opts.scenario}"`);
       return s;
     };
     await p.simulator.configure(simulatorSettingsOf(scenarioFor(p.gatewayKey)));
-    const targets: Record<AbTarget, { endpoint: Endpoint; scenario: Scenario }> = {
-      passthrough: { endpoint: { url: p.passthrough.url, proxy: p.passthrough, kind: 'passthrough' }, scenario: scenarioFor(p.gatewayKey) },
-      A: { endpoint: { url: a.url, proxy: a, kind: 'gateway' }, scenario: scenarioFor(a.key!) },
-      B: { endpoint: { url: p.gateway.url, proxy: p.gateway, kind: 'gateway' }, scenario: scenarioFor(p.gatewayKey) },
+    const passthrough = { endpoint: { url: p.passthrough.url, proxy: p.passthrough, kind: 'passthrough' as const }, scenario: scenarioFor(p.gatewayKey) };
+    /** A (and, fresh, B) started, pinned when asked, and warmed up with one short window each. */
+    const startPair = async (): Promise<GatewayPair> => {
+      const a = await gateway(launcher.startChild, opts.aEnv);
+      const b = opts.fresh === true ? await gateway(own.startChild, opts.bEnv) : null;
+      const bHandle = b ?? p.gateway;
+      if (b !== null) opts.log(`new gateways: A pid ${a.pid}, B pid ${b.pid}`);
+      const targets: Record<AbTarget, MeasuredTarget> = {
+        passthrough,
+        A: { endpoint: { url: a.url, proxy: a, kind: 'gateway' }, scenario: scenarioFor(a.key!) },
+        B: { endpoint: { url: bHandle.url, proxy: bHandle, kind: 'gateway' }, scenario: scenarioFor(bHandle.key!) },
+      };
+      let pinning: Pinning | null = null;
+      if (opts.pin) {
+        pinning = pinMeasuredAlone([p.passthrough.pid, a.pid, bHandle.pid], [process.pid, p.simulator.pid], opts.pin.servers);
+        opts.log(`pinned: the proxies on core ${pinning.measured}; load, simulator and ${opts.pin.servers.join(', ') || 'nothing else'} on ${pinning.others}`);
+      }
+      // The pass-through is warmed up with the first pair only: it runs for the whole run.
+      for (const t of pair === null ? TARGETS : (['A', 'B'] as const)) await measure(targets[t], opts.warmupSec ?? Math.min(2, opts.durationSec));
+      const stop = async () => {
+        pinning?.release();
+        await Promise.all([a.stop(), b?.stop()]);
+      };
+      return { targets, stop };
     };
-    if (opts.pin) {
-      pinning = pinMeasuredAlone([p.passthrough.pid, a.pid, p.gateway.pid], [process.pid, p.simulator.pid], opts.pin.servers);
-      opts.log(`pinned: the proxies on core ${pinning.measured}; load, simulator and ${opts.pin.servers.join(', ') || 'nothing else'} on ${pinning.others}`);
-    }
-    const window = (t: AbTarget, seconds: number) => measureWindow(p, targets[t].endpoint, targets[t].scenario, opts.connections, seconds, opts.windowRequests);
-    for (const t of TARGETS) await window(t, Math.min(2, opts.durationSec));
+    const measure = (target: MeasuredTarget, seconds: number) => measureWindow(p, target.endpoint, target.scenario, opts.connections, seconds, opts.windowRequests);
     const rounds: AbRound[] = [];
     const rpsRounds: AbRound[] = [];
     for (let r = 0; r < opts.rounds; r++) {
+      if (pair === null) pair = await startPair();
+      else if (opts.fresh === true) {
+        await pair.stop();
+        pair = await startPair();
+      }
       const cpu = {} as AbRound;
       const rps = {} as AbRound;
       for (let k = 0; k < TARGETS.length; k++) {
         const t = TARGETS[(k + r) % TARGETS.length]!;
-        const measured = await window(t, opts.durationSec);
+        const measured = await measure(pair.targets[t], opts.durationSec);
         cpu[t] = cpuPerRequest(measured);
         rps[t] = measured.load.rps;
       }
@@ -117,11 +146,21 @@ export async function runAb(opts: AbOptions): Promise<AbSummary> {
     }
     return summarizeAb(rounds, rpsRounds);
   } finally {
-    pinning?.release();
-    await a?.stop();
+    await pair?.stop();
     await p.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+interface MeasuredTarget {
+  endpoint: Endpoint;
+  scenario: Scenario;
+}
+
+/** The targets of a round (or of the whole run) and how to stop the gateways started for it. */
+interface GatewayPair {
+  targets: Record<AbTarget, MeasuredTarget>;
+  stop(): Promise<void>;
 }
 
 async function main(): Promise<void> {
@@ -133,15 +172,19 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '4' },
       connections: { type: 'string', default: '32' },
       pin: { type: 'boolean', default: false },
+      fresh: { type: 'boolean', default: false },
+      warmup: { type: 'string' },
     },
   });
-  if (values.baseline === undefined) throw new Error('usage: node dist/bench/tools/ab.js --baseline <other build>/dist [--scenario chat] [--rounds N] [--duration S] [--connections N]');
+  if (values.baseline === undefined) throw new Error('usage: node dist/bench/tools/ab.js --baseline <other build>/dist [--scenario chat] [--rounds N] [--duration S] [--connections N] [--fresh] [--warmup S] [--pin]');
   const s = await runAb({
     baseline: values.baseline,
     scenario: values.scenario,
     rounds: Number(values.rounds),
     durationSec: Number(values.duration),
     connections: Number(values.connections),
+    fresh: values.fresh,
+    warmupSec: values.warmup === undefined ? undefined : Number(values.warmup),
     pin: values.pin ? { servers: [] } : null,
     log: (line) => process.stderr.write(`[ab] ${line}\n`),
   });

@@ -1,4 +1,5 @@
-// The A/B tool: its verdict arithmetic, and a short run of this build against its own compiled copy.
+// The A/B tool: its verdict arithmetic, and short runs of this build against its own compiled copy,
+// with one pair of gateways for the run and with new ones every round.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
@@ -26,4 +27,16 @@ t.test('a short A/B of this build against its compiled copy measures all three t
   for (const r of s.rounds) for (const v of [r.passthrough, r.A, r.B]) t.ok(Number.isFinite(v) && v > 0, `CPU per request measured (${v})`);
   t.ok(Number.isFinite(s.bToA) && s.bToA > 0, 'a B/A verdict');
   t.equal(lines.length, 2, 'one line per round');
+});
+
+t.test('with fresh gateways, every round measures a new A and a new B', { skip: existsSync(join(dist, 'bench/processes.js')) ? false : 'no dist/ (npm run build)' }, async (t) => {
+  const lines: string[] = [];
+  const s = await runAb({ baseline: dist, scenario: 'chat', rounds: 2, durationSec: 0.3, windowRequests: 20, connections: 2, fresh: true, log: (l) => lines.push(l) });
+  t.equal(s.rounds.length, 2);
+  for (const r of s.rounds) for (const v of [r.passthrough, r.A, r.B]) t.ok(Number.isFinite(v) && v > 0, `CPU per request measured (${v})`);
+  const pairs = lines.filter((l) => l.startsWith('new gateways:'));
+  t.equal(pairs.length, 2, 'a pair started for each round');
+  const pids = pairs.flatMap((l) => [...l.matchAll(/pid (\d+)/g)].map((m) => m[1]));
+  t.equal(new Set(pids).size, 4, `four processes, none measured twice (${pids.join(', ')})`);
+  t.equal(lines.filter((l) => l.startsWith('round ')).length, 2, 'one line per round');
 });
