@@ -99,8 +99,11 @@ export async function runAb(opts: AbOptions): Promise<AbSummary> {
     };
     await p.simulator.configure(simulatorSettingsOf(scenarioFor(p.gatewayKey)));
     const passthrough = { endpoint: { url: p.passthrough.url, proxy: p.passthrough, kind: 'passthrough' as const }, scenario: scenarioFor(p.gatewayKey) };
-    /** A (and, fresh, B) started, pinned when asked, and warmed up with one short window each. */
-    const startPair = async (): Promise<GatewayPair> => {
+    /**
+     * A (and, fresh, B: then the bench's own gateway idles) started, pinned when asked, and warmed up
+     * with one window each; the pass-through too when `warmPassthrough` (it runs for the whole run).
+     */
+    const startPair = async (warmPassthrough: boolean): Promise<GatewayPair> => {
       const a = await gateway(launcher.startChild, opts.aEnv);
       const b = opts.fresh === true ? await gateway(own.startChild, opts.bEnv) : null;
       const bHandle = b ?? p.gateway;
@@ -115,8 +118,7 @@ export async function runAb(opts: AbOptions): Promise<AbSummary> {
         pinning = pinMeasuredAlone([p.passthrough.pid, a.pid, bHandle.pid], [process.pid, p.simulator.pid], opts.pin.servers);
         opts.log(`pinned: the proxies on core ${pinning.measured}; load, simulator and ${opts.pin.servers.join(', ') || 'nothing else'} on ${pinning.others}`);
       }
-      // The pass-through is warmed up with the first pair only: it runs for the whole run.
-      for (const t of pair === null ? TARGETS : (['A', 'B'] as const)) await measure(targets[t], opts.warmupSec ?? Math.min(2, opts.durationSec));
+      for (const t of warmPassthrough ? TARGETS : (['A', 'B'] as const)) await measure(targets[t], opts.warmupSec ?? Math.min(2, opts.durationSec));
       const stop = async () => {
         pinning?.release();
         await Promise.all([a.stop(), b?.stop()]);
@@ -127,10 +129,10 @@ export async function runAb(opts: AbOptions): Promise<AbSummary> {
     const rounds: AbRound[] = [];
     const rpsRounds: AbRound[] = [];
     for (let r = 0; r < opts.rounds; r++) {
-      if (pair === null) pair = await startPair();
+      if (pair === null) pair = await startPair(true);
       else if (opts.fresh === true) {
         await pair.stop();
-        pair = await startPair();
+        pair = await startPair(false);
       }
       const cpu = {} as AbRound;
       const rps = {} as AbRound;
